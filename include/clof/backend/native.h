@@ -1,0 +1,143 @@
+/*
+ * clof/backend/native.h -- the native backend of the atomics shim.
+ *
+ * The real thing: every primitive is the GCC/Clang __atomic builtin with the
+ * C11 memory order it is asked for (the same code C11 <stdatomic.h> compiles
+ * to, usable from C and C++ alike), and the waiting primitives are pause,
+ * sched_yield and Linux futexes.
+ *
+ * This file is the whole contract a backend has to meet (see atomic.h, "The
+ * backend hook").  Nothing in a lock calls it directly.
+ */
+#ifndef CLOF_BACKEND_NATIVE_H
+#define CLOF_BACKEND_NATIVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <limits.h>
+#if !defined(__cplusplus)
+/* <unistd.h> declares syscall only with _DEFAULT_SOURCE; strict -std=c11
+ * users get this (compatible) declaration instead. */
+extern long syscall(long number, ...);
+#endif
+#endif
+
+#define CLOF_BACKEND_NAME "native"
+
+/* Memory orders, as the backend receives them. */
+#define CLOF_MO_RLX __ATOMIC_RELAXED
+#define CLOF_MO_ACQ __ATOMIC_ACQUIRE
+#define CLOF_MO_REL __ATOMIC_RELEASE
+#define CLOF_MO_AR  __ATOMIC_ACQ_REL
+#define CLOF_MO_SEQ __ATOMIC_SEQ_CST
+
+/* The failure order of a compare-exchange may not be release. */
+#define CLOF_MO_FAIL_(mo)                                                      \
+    ((mo) == CLOF_MO_REL ? CLOF_MO_RLX : (mo) == CLOF_MO_AR ? CLOF_MO_ACQ : (mo))
+
+#define CLOF_BE_DEFINE_(sfx, T)                                                \
+    static inline T clof_be_load_##sfx(const T *p, int mo)                     \
+    {                                                                          \
+        return __atomic_load_n(p, mo);                                         \
+    }                                                                          \
+    static inline void clof_be_store_##sfx(T *p, T v, int mo)                  \
+    {                                                                          \
+        __atomic_store_n(p, v, mo);                                            \
+    }                                                                          \
+    static inline T clof_be_xchg_##sfx(T *p, T v, int mo)                      \
+    {                                                                          \
+        return __atomic_exchange_n(p, v, mo);                                  \
+    }                                                                          \
+    static inline T clof_be_cmpxchg_##sfx(T *p, T e, T d, int mo)              \
+    {                                                                          \
+        __atomic_compare_exchange_n(p, &e, d, 0, mo, CLOF_MO_FAIL_(mo));       \
+        return e;                                                              \
+    }
+
+CLOF_BE_DEFINE_(u32, uint32_t)
+CLOF_BE_DEFINE_(u64, uint64_t)
+typedef void *clof_vptr_t;
+CLOF_BE_DEFINE_(ptr, clof_vptr_t)
+
+#define CLOF_BE_DEFINE_RMW_(sfx, T)                                            \
+    static inline T clof_be_fetch_add_##sfx(T *p, T v, int mo)                 \
+    {                                                                          \
+        return __atomic_fetch_add(p, v, mo);                                   \
+    }                                                                          \
+    static inline T clof_be_fetch_sub_##sfx(T *p, T v, int mo)                 \
+    {                                                                          \
+        return __atomic_fetch_sub(p, v, mo);                                   \
+    }                                                                          \
+    static inline T clof_be_fetch_and_##sfx(T *p, T v, int mo)                 \
+    {                                                                          \
+        return __atomic_fetch_and(p, v, mo);                                   \
+    }                                                                          \
+    static inline T clof_be_fetch_or_##sfx(T *p, T v, int mo)                  \
+    {                                                                          \
+        return __atomic_fetch_or(p, v, mo);                                    \
+    }                                                                          \
+    static inline T clof_be_fetch_xor_##sfx(T *p, T v, int mo)                 \
+    {                                                                          \
+        return __atomic_fetch_xor(p, v, mo);                                   \
+    }
+
+CLOF_BE_DEFINE_RMW_(u32, uint32_t)
+CLOF_BE_DEFINE_RMW_(u64, uint64_t)
+
+static inline void clof_be_fence(int mo)
+{
+    __atomic_thread_fence(mo);
+}
+
+/* ---- waiting primitives (used only by wait.h) ---- */
+
+/* One polite busy-wait step. */
+static inline void clof_be_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#else
+    __asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+/* Give the cpu to another runnable thread. */
+static inline void clof_be_yield(void)
+{
+#if defined(__linux__)
+    sched_yield();
+#endif
+}
+
+/* Sleep while *addr == val (may return spuriously). */
+static inline void clof_be_futex_wait(uint32_t *addr, uint32_t val)
+{
+#if defined(__linux__)
+    syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+#else
+    (void)addr;
+    (void)val;
+    clof_be_yield();
+#endif
+}
+
+/* Wake every thread sleeping in clof_be_futex_wait(addr, ...). */
+static inline void clof_be_futex_wake_all(uint32_t *addr)
+{
+#if defined(__linux__)
+    syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+#else
+    (void)addr;
+#endif
+}
+
+#endif /* CLOF_BACKEND_NATIVE_H */

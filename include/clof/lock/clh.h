@@ -1,0 +1,114 @@
+/*
+ * CLH queue lock.
+ *
+ * Algorithm: a thread marks its node locked, swaps it into the tail and waits
+ * until its predecessor's node is unlocked; release unlocks its own node and
+ * takes over the predecessor's node for its next acquisition (the successor
+ * still reads the released one).  Local spinning on the predecessor's node.
+ * Paper: CLoF (SOSP'21) §2.1; cohort paper (TOPC'15) §3.4 (A-C-BO-CLH);
+ * Craig / Landin and Hagersten.
+ * Properties: fair (FIFO); context = { node in use, predecessor, own node };
+ * native has_waiters (tail is not my node); zero bytes are an unlocked lock:
+ * an empty tail stands for the lock's own unlocked node `first`;
+ * thread-oblivious with the same context.
+ * Node lifetime (the CLH rule): nodes move between contexts and the lock, so
+ * a context's storage must stay valid as long as the lock is in use (keep
+ * contexts in thread-local or long-lived storage, not in a stack frame that
+ * returns while other threads still use the lock).  A context is bound to
+ * one lock at a time.
+ * Size: lock 128 bytes (tail + its own node on a separate line); context
+ * 128 bytes (bookkeeping line + own node line).
+ * tryacquire: succeeds only when the lock is free; in the rare ABA case where
+ * the free tail node is reused between the check and the swap it waits for
+ * that holder (bounded by one critical section).
+ *
+ * Memory orders:
+ *   node->locked = 1 relaxed: published by the seq_cst tail exchange, which
+ *     the successor's exchange reads before it reads the node.
+ *   xchg on tail seq_cst: acquire for the uncontended case is carried by the
+ *     await on the predecessor node (acquire), release for the node init.
+ *   await pred->locked == 0 acquire: pairs with the predecessor's waking
+ *     (release) store in release.
+ *   release: one waking write of 0 to my node; the node bookkeeping in the
+ *     context is thread-private (plain fields).
+ */
+#ifndef CLOF_LOCK_CLH_H
+#define CLOF_LOCK_CLH_H
+
+#include <clof/lock.h>
+
+#define CLOF_CLH_FAIR 1
+#define CLOF_CLH_NATIVE_HW 1
+#define CLOF_CLH_ZERO_INIT 1
+#define CLOF_CLH_THREAD_OBLIVIOUS 1
+
+typedef struct {
+    clof_atomic32_t locked; /* 1 while its owner holds or waits for the lock */
+} CLOF_CACHE_ALIGNED clof_clh_node_t;
+
+typedef struct {
+    clof_clh_node_t *node; /* node for the next acquisition (NULL: own) */
+    clof_clh_node_t *pred; /* predecessor's node, taken over at release */
+    clof_clh_node_t own;
+} CLOF_CACHE_ALIGNED clof_clh_ctx_t;
+
+typedef struct {
+    CLOF_ATOMICPTR(clof_clh_node_t) tail; /* NULL stands for &first */
+    clof_clh_node_t first;                /* the initial, unlocked node */
+} CLOF_CACHE_ALIGNED clof_clh_t;
+
+#define CLOF_CLH_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL), {CLOF_ATOMIC32_INIT(0)}}
+
+static inline void clof_clh_init(clof_clh_t *l)
+{
+    clof_atomicptr_write_rlx(&l->tail, (clof_clh_node_t *)NULL);
+    clof_atomic32_write_rlx(&l->first.locked, 0);
+}
+
+static inline clof_clh_node_t *clof_clh_mynode_(clof_clh_ctx_t *c)
+{
+    return c->node ? c->node : &c->own;
+}
+
+static inline void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
+{
+    clof_clh_node_t *me = clof_clh_mynode_(c);
+    clof_atomic32_write_rlx(&me->locked, 1);
+    clof_clh_node_t *pred = clof_atomicptr_xchg(&l->tail, me);
+    if (pred == NULL)
+        pred = &l->first;
+    clof_atomic32_await_eq_acq(&pred->locked, 0);
+    c->node = me;
+    c->pred = pred;
+}
+
+static inline bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
+{
+    clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
+    clof_clh_node_t *pred = t ? t : &l->first;
+    if (clof_atomic32_read_acq(&pred->locked) != 0)
+        return false;
+    clof_clh_node_t *me = clof_clh_mynode_(c);
+    clof_atomic32_write_rlx(&me->locked, 1);
+    if (clof_atomicptr_cmpxchg(&l->tail, t, me) != t)
+        return false;
+    clof_atomic32_await_eq_acq(&pred->locked, 0); /* immediate but for ABA */
+    c->node = me;
+    c->pred = pred;
+    return true;
+}
+
+static inline void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
+{
+    (void)l;
+    clof_clh_node_t *me = c->node;
+    c->node = c->pred; /* take over the predecessor's node */
+    clof_atomic32_write_wake(&me->locked, 0);
+}
+
+static inline bool clof_clh_has_waiters(clof_clh_t *l, clof_clh_ctx_t *c)
+{
+    return clof_atomicptr_read_rlx(&l->tail) != c->node;
+}
+
+#endif /* CLOF_LOCK_CLH_H */

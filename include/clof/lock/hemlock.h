@@ -1,0 +1,91 @@
+/*
+ * Hemlock.
+ *
+ * Algorithm: a CLH-like queue of contexts with one word per context, `grant`.
+ * Acquire swaps my context into the tail; with a predecessor it waits until
+ * the predecessor's grant names this lock, then acknowledges by clearing it.
+ * Release swings the tail back to NULL if I am last; otherwise it writes the
+ * lock's address into my grant and waits for the successor's acknowledgement
+ * so the context is free again when release returns.
+ * Paper: CLoF (SOSP'21) §2.1 and §4 (Hemlock made thread-oblivious by an
+ * explicit context); Dice and Kogan, SPAA'21.
+ * Properties: fair (FIFO); context = one grant word (cache-line padded);
+ * native has_waiters (tail is not my context); zero bytes are an unlocked
+ * lock and an idle context; thread-oblivious with the same context.  Unlike
+ * CLH, a context may live on the stack: nobody references it after release.
+ * Size: lock 8 bytes; context 64 bytes.
+ *
+ * Memory orders:
+ *   xchg on tail seq_cst: acquires the previous release (its cmpxchg_rel on
+ *     tail) when the queue was empty; kept seq_cst (free on x86) so that the
+ *     tail is a single total order -- a candidate for the order-mutation tool.
+ *   await pred->grant == lock acquire: pairs with the predecessor's waking
+ *     (release) store of the grant, which publishes its critical section.
+ *   the acknowledgement is a waking write (release): the releaser waits for
+ *     it with a relaxed await -- it only needs coherence on that one word to
+ *     know the successor has read it; no data flows back.
+ *   cmpxchg_rel on tail: publishes the critical section to the next
+ *     exchanger.
+ */
+#ifndef CLOF_LOCK_HEMLOCK_H
+#define CLOF_LOCK_HEMLOCK_H
+
+#include <clof/lock.h>
+
+#define CLOF_HEMLOCK_FAIR 1
+#define CLOF_HEMLOCK_NATIVE_HW 1
+#define CLOF_HEMLOCK_ZERO_INIT 1
+#define CLOF_HEMLOCK_THREAD_OBLIVIOUS 1
+
+struct clof_hemlock;
+
+typedef struct clof_hemlock_ctx {
+    CLOF_ATOMICPTR(struct clof_hemlock) grant; /* NULL whenever idle */
+} CLOF_CACHE_ALIGNED clof_hemlock_ctx_t;
+
+typedef struct clof_hemlock {
+    CLOF_ATOMICPTR(clof_hemlock_ctx_t) tail;
+} clof_hemlock_t;
+
+#define CLOF_HEMLOCK_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
+
+static inline void clof_hemlock_init(clof_hemlock_t *l)
+{
+    clof_atomicptr_write_rlx(&l->tail, (clof_hemlock_ctx_t *)NULL);
+}
+
+static inline void clof_hemlock_acquire(clof_hemlock_t *l,
+                                        clof_hemlock_ctx_t *c)
+{
+    clof_hemlock_ctx_t *pred = clof_atomicptr_xchg(&l->tail, c);
+    if (CLOF_LIKELY(pred == NULL))
+        return;
+    clof_atomicptr_await_eq_acq(&pred->grant, l);
+    clof_atomicptr_write_wake(&pred->grant, (clof_hemlock_t *)NULL);
+}
+
+static inline bool clof_hemlock_tryacquire(clof_hemlock_t *l,
+                                           clof_hemlock_ctx_t *c)
+{
+    return clof_atomicptr_cmpxchg(&l->tail, (clof_hemlock_ctx_t *)NULL, c) ==
+           NULL;
+}
+
+static inline void clof_hemlock_release(clof_hemlock_t *l,
+                                        clof_hemlock_ctx_t *c)
+{
+    if (CLOF_LIKELY(clof_atomicptr_cmpxchg_rel(&l->tail, c,
+                                               (clof_hemlock_ctx_t *)NULL) ==
+                    c))
+        return;
+    clof_atomicptr_write_wake(&c->grant, l);
+    clof_atomicptr_await_eq_rlx(&c->grant, (clof_hemlock_t *)NULL);
+}
+
+static inline bool clof_hemlock_has_waiters(clof_hemlock_t *l,
+                                            clof_hemlock_ctx_t *c)
+{
+    return clof_atomicptr_read_rlx(&l->tail) != c;
+}
+
+#endif /* CLOF_LOCK_HEMLOCK_H */

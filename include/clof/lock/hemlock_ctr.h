@@ -1,0 +1,111 @@
+/*
+ * Hemlock with coherence-traffic reduction (hem-ctr).
+ *
+ * Algorithm: Hemlock (see hemlock.h) where the waiting loops read the grant
+ * word with a read-modify-write instead of a load and the acknowledgement is
+ * folded into it: the successor polls with cmpxchg(grant, lock, NULL), which
+ * both sees the grant and clears it; the releaser publishes the grant with a
+ * cmpxchg and polls for the acknowledgement with a read-modify-write.  On
+ * MESI/MESIF x86 caches the line then arrives in the modified state at once
+ * and never needs a shared-to-modified upgrade.
+ * Paper: CLoF (SOSP'21) §2.1 ("replaces a load from x with fetch_add(&x,0)
+ * and a store with a cmpxchg"); Dice and Kogan, SPAA'21.
+ * Architecture: x86 only.  On Armv8 the paper measured throughput close to 0
+ * (the polling RMW keeps failing the releaser's exclusive pair), so on other
+ * architectures this header falls back to plain Hemlock (same names, same
+ * layout, CLOF_HEMLOCK_CTR_ACTIVE = 0); define CLOF_HEMLOCK_CTR_STRICT to turn
+ * the fallback into a compile-time error instead.  Non-native backends (model
+ * checker, simulator) always get the CTR code.
+ * Properties, sizes: as Hemlock.
+ *
+ * Memory orders:
+ *   polling cmpxchg(pred->grant, lock, NULL), seq_cst: when it succeeds it
+ *     reads the releaser's grant (acquire) and is itself the acknowledgement
+ *     the releaser may be parked on, so it is followed by clof_wake, which
+ *     needs a seq_cst write before it (wait.h); failed polls write nothing.
+ *   releaser's cmpxchg(grant, NULL, lock), seq_cst: publishes the critical
+ *     section (release) and is a waking write; its poll for NULL is a relaxed
+ *     RMW (coherence on the one word suffices, as in hemlock.h).
+ *   On x86 every locked RMW is a full barrier, so seq_cst costs nothing.
+ *   tail: as hemlock.h.
+ */
+#ifndef CLOF_LOCK_HEMLOCK_CTR_H
+#define CLOF_LOCK_HEMLOCK_CTR_H
+
+#include <clof/lock/hemlock.h>
+
+#if defined(__x86_64__) || defined(__i386__) || defined(CLOF_BACKEND_HEADER)
+#define CLOF_HEMLOCK_CTR_ACTIVE 1
+#elif defined(CLOF_HEMLOCK_CTR_STRICT)
+#error "hemlock_ctr: the CTR optimisation is for x86 only (CLoF paper §2.1)"
+#else
+#define CLOF_HEMLOCK_CTR_ACTIVE 0
+#endif
+
+#define CLOF_HEMLOCK_CTR_FAIR 1
+#define CLOF_HEMLOCK_CTR_NATIVE_HW 1
+#define CLOF_HEMLOCK_CTR_ZERO_INIT 1
+#define CLOF_HEMLOCK_CTR_THREAD_OBLIVIOUS 1
+
+typedef clof_hemlock_t clof_hemlock_ctr_t;
+typedef clof_hemlock_ctx_t clof_hemlock_ctr_ctx_t;
+
+#define CLOF_HEMLOCK_CTR_INITIALIZER CLOF_HEMLOCK_INITIALIZER
+
+static inline void clof_hemlock_ctr_init(clof_hemlock_ctr_t *l)
+{
+    clof_hemlock_init(l);
+}
+
+static inline void clof_hemlock_ctr_acquire(clof_hemlock_ctr_t *l,
+                                            clof_hemlock_ctr_ctx_t *c)
+{
+#if CLOF_HEMLOCK_CTR_ACTIVE
+    clof_hemlock_ctx_t *pred = clof_atomicptr_xchg(&l->tail, c);
+    if (CLOF_LIKELY(pred == NULL))
+        return;
+    clof_hemlock_t *seen;
+    clof_wait_t w = CLOF_WAIT_INIT;
+    while ((seen = clof_atomicptr_cmpxchg(&pred->grant, l,
+                                              (clof_hemlock_t *)NULL)) != l)
+        clof_atomicptr_wait(&w, &pred->grant, seen);
+    clof_wake(&pred->grant); /* the releaser may be parked on the ack */
+#else
+    clof_hemlock_acquire(l, c);
+#endif
+}
+
+static inline bool clof_hemlock_ctr_tryacquire(clof_hemlock_ctr_t *l,
+                                               clof_hemlock_ctr_ctx_t *c)
+{
+    return clof_hemlock_tryacquire(l, c);
+}
+
+static inline void clof_hemlock_ctr_release(clof_hemlock_ctr_t *l,
+                                            clof_hemlock_ctr_ctx_t *c)
+{
+#if CLOF_HEMLOCK_CTR_ACTIVE
+    if (CLOF_LIKELY(clof_atomicptr_cmpxchg_rel(&l->tail, c,
+                                               (clof_hemlock_ctx_t *)NULL) ==
+                    c))
+        return;
+    (void)clof_atomicptr_cmpxchg(&c->grant, (clof_hemlock_t *)NULL, l);
+    clof_wake(&c->grant);
+    clof_hemlock_t *seen;
+    clof_wait_t w = CLOF_WAIT_INIT;
+    while ((seen = clof_atomicptr_cmpxchg_rlx(&c->grant,
+                                              (clof_hemlock_t *)NULL,
+                                              (clof_hemlock_t *)NULL)) != NULL)
+        clof_atomicptr_wait(&w, &c->grant, seen);
+#else
+    clof_hemlock_release(l, c);
+#endif
+}
+
+static inline bool clof_hemlock_ctr_has_waiters(clof_hemlock_ctr_t *l,
+                                                clof_hemlock_ctr_ctx_t *c)
+{
+    return clof_hemlock_has_waiters(l, c);
+}
+
+#endif /* CLOF_LOCK_HEMLOCK_CTR_H */

@@ -1,0 +1,34 @@
+/*
+ * clof/lock/list.h -- the basic locks as an X-macro list, so that programs
+ * that handle "every basic lock" (clof-bench, the tests, the composition
+ * registry) never spell the list twice:
+ *
+ *   #define X(name, NAME) ...clof_##name##_acquire...
+ *   CLOF_BASIC_LOCKS(X)
+ *   #undef X
+ */
+#ifndef CLOF_LOCK_LIST_H
+#define CLOF_LOCK_LIST_H
+
+#include <clof/lock/tas.h>
+#include <clof/lock/ttas.h>
+#include <clof/lock/bo.h>
+#include <clof/lock/ticket.h>
+#include <clof/lock/ptl.h>
+#include <clof/lock/mcs.h>
+#include <clof/lock/clh.h>
+#include <clof/lock/hemlock.h>
+#include <clof/lock/hemlock_ctr.h>
+
+#define CLOF_BASIC_LOCKS(X)                                                    \
+    X(tas, TAS)                                                                \
+    X(ttas, TTAS)                                                              \
+    X(bo, BO)                                                                  \
+    X(ticket, TICKET)                                                          \
+    X(ptl, PTL)                                                                \
+    X(mcs, MCS)                                                                \
+    X(clh, CLH)                                                                \
+    X(hemlock, HEMLOCK)                                                        \
+    X(hemlock_ctr, HEMLOCK_CTR)
+
+#endif /* CLOF_LOCK_LIST_H */

@@ -1,0 +1,91 @@
+/*
+ * MCS queue lock.
+ *
+ * Algorithm: a thread appends its context (queue node) to the tail with an
+ * exchange, links itself behind its predecessor and waits on its own node;
+ * release hands the lock to the successor by clearing the successor's flag,
+ * or, with no successor, swings the tail back to NULL.  Local spinning.
+ * Paper: CLoF (SOSP'21) §2.1; cohort paper (TOPC'15) §3.3 (local lock of
+ * C-BO-MCS); Mellor-Crummey and Scott 1991.
+ * Properties: fair (FIFO); context = queue node; native has_waiters (tail is
+ * not my node); zero bytes are an unlocked lock (tail NULL); thread-oblivious
+ * with the same context.
+ * Size: lock 8 bytes; context 64 bytes (one cache line: waiters spin on it).
+ *
+ * Memory orders:
+ *   node init (next, locked) relaxed: published by the seq_cst exchange on
+ *     tail (the successor reads the node only after its own exchange, which
+ *     reads ours), so the successor's link store is coherence-after our init.
+ *   xchg on tail seq_cst: it must both acquire (the release's cmpxchg when
+ *     the queue was empty) and release (the node init, see above).
+ *   the link store pred->next is a waking write (release): the predecessor
+ *     reads it with acquire before touching our node.
+ *   await locked == 0 acquire: reads the predecessor's waking (release) store.
+ *   release: next read acquire (pairs with the link store); cmpxchg_rel on
+ *     tail publishes the critical section to the next exchanger; the hand-off
+ *     is a waking write.  After it the node of the successor is not touched
+ *     (clof_wake only hashes its address).
+ *   tryacquire: one seq_cst cmpxchg (acquire + node publication as above).
+ */
+#ifndef CLOF_LOCK_MCS_H
+#define CLOF_LOCK_MCS_H
+
+#include <clof/lock.h>
+
+#define CLOF_MCS_FAIR 1
+#define CLOF_MCS_NATIVE_HW 1
+#define CLOF_MCS_ZERO_INIT 1
+#define CLOF_MCS_THREAD_OBLIVIOUS 1
+
+typedef struct clof_mcs_node {
+    CLOF_ATOMICPTR(struct clof_mcs_node) next;
+    clof_atomic32_t locked; /* 1 while waiting, 0 when handed the lock */
+} CLOF_CACHE_ALIGNED clof_mcs_ctx_t;
+
+typedef struct {
+    CLOF_ATOMICPTR(clof_mcs_ctx_t) tail;
+} clof_mcs_t;
+
+#define CLOF_MCS_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
+
+static inline void clof_mcs_init(clof_mcs_t *l)
+{
+    clof_atomicptr_write_rlx(&l->tail, (clof_mcs_ctx_t *)NULL);
+}
+
+static inline void clof_mcs_acquire(clof_mcs_t *l, clof_mcs_ctx_t *c)
+{
+    clof_atomicptr_write_rlx(&c->next, (clof_mcs_ctx_t *)NULL);
+    clof_atomic32_write_rlx(&c->locked, 1);
+    clof_mcs_ctx_t *pred = clof_atomicptr_xchg(&l->tail, c);
+    if (CLOF_LIKELY(pred == NULL))
+        return;
+    clof_atomicptr_write_wake(&pred->next, c);
+    clof_atomic32_await_eq_acq(&c->locked, 0);
+}
+
+static inline bool clof_mcs_tryacquire(clof_mcs_t *l, clof_mcs_ctx_t *c)
+{
+    clof_atomicptr_write_rlx(&c->next, (clof_mcs_ctx_t *)NULL);
+    clof_atomic32_write_rlx(&c->locked, 0);
+    return clof_atomicptr_cmpxchg(&l->tail, (clof_mcs_ctx_t *)NULL, c) == NULL;
+}
+
+static inline void clof_mcs_release(clof_mcs_t *l, clof_mcs_ctx_t *c)
+{
+    clof_mcs_ctx_t *next = clof_atomicptr_read_acq(&c->next);
+    if (CLOF_LIKELY(next == NULL)) {
+        if (clof_atomicptr_cmpxchg_rel(&l->tail, c, (clof_mcs_ctx_t *)NULL) ==
+            c)
+            return;
+        next = clof_atomicptr_await_neq_acq(&c->next, (clof_mcs_ctx_t *)NULL);
+    }
+    clof_atomic32_write_wake(&next->locked, 0);
+}
+
+static inline bool clof_mcs_has_waiters(clof_mcs_t *l, clof_mcs_ctx_t *c)
+{
+    return clof_atomicptr_read_rlx(&l->tail) != c;
+}
+
+#endif /* CLOF_LOCK_MCS_H */

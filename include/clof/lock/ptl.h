@@ -1,0 +1,96 @@
+/*
+ * PTL -- partitioned ticket lock.
+ *
+ * Algorithm: a ticket lock whose single "now serving" word is replaced by
+ * CLOF_PTL_SLOTS grant slots, each on its own cache line: the thread with
+ * ticket t waits until slot t mod SLOTS holds t; release writes t+1 into the
+ * next slot.  With fewer waiters than slots every waiter spins privately.
+ * Paper: cohort paper (TOPC'15) §3.2 and Fig. 5 (the top lock of C-PTL-TKT,
+ * after Dice 2011).
+ * Properties: fair (FIFO); context-free; native has_waiters
+ * (request - owner > 1); zero bytes are an unlocked lock (ticket 0 finds
+ * slot 0 == 0; slot i waits for i); thread-oblivious (the owner's ticket is
+ * kept in the lock, not in a context).
+ * Size: (1 + CLOF_PTL_SLOTS) cache lines = 576 bytes with 8 slots.
+ *
+ * Memory orders:
+ *   get_inc_rlx on request: taking a ticket orders no data.
+ *   await slot == t acquire: reads the previous holder's waking (release)
+ *     store into that slot.
+ *   owner_ticket is written and read only by the holder (relaxed): the next
+ *     holder reads it after acquiring, i.e. after the release that follows
+ *     the write, so it is ordered by the slot's release/acquire pair.
+ *   tryacquire: acquire read of the slot (the synchronizing read), then a
+ *     relaxed compare-exchange on request claims that same ticket.
+ */
+#ifndef CLOF_LOCK_PTL_H
+#define CLOF_LOCK_PTL_H
+
+#include <clof/lock.h>
+
+#ifndef CLOF_PTL_SLOTS
+#define CLOF_PTL_SLOTS 8u /* power of two; >= NUMA nodes (cohort paper) */
+#endif
+
+#define CLOF_PTL_FAIR 1
+#define CLOF_PTL_NATIVE_HW 1
+#define CLOF_PTL_ZERO_INIT 1
+#define CLOF_PTL_THREAD_OBLIVIOUS 1
+
+typedef struct {
+    clof_atomic32_t grant;
+} CLOF_CACHE_ALIGNED clof_ptl_slot_t;
+
+typedef struct {
+    clof_atomic32_t request;      /* next ticket to hand out */
+    clof_atomic32_t owner_ticket; /* ticket of the holder */
+    clof_ptl_slot_t slot[CLOF_PTL_SLOTS] CLOF_CACHE_ALIGNED;
+} clof_ptl_t;
+typedef clof_noctx_t clof_ptl_ctx_t;
+
+#define CLOF_PTL_INITIALIZER {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), {}}
+
+static inline void clof_ptl_init(clof_ptl_t *l)
+{
+    clof_atomic32_write_rlx(&l->request, 0);
+    clof_atomic32_write_rlx(&l->owner_ticket, 0);
+    for (uint32_t i = 0; i < CLOF_PTL_SLOTS; i++)
+        clof_atomic32_write_rlx(&l->slot[i].grant, 0);
+}
+
+static inline void clof_ptl_acquire(clof_ptl_t *l, clof_ptl_ctx_t *c)
+{
+    (void)c;
+    uint32_t t = clof_atomic32_get_inc_rlx(&l->request);
+    clof_atomic32_await_eq_acq(&l->slot[t % CLOF_PTL_SLOTS].grant, t);
+    clof_atomic32_write_rlx(&l->owner_ticket, t);
+}
+
+static inline bool clof_ptl_tryacquire(clof_ptl_t *l, clof_ptl_ctx_t *c)
+{
+    (void)c;
+    uint32_t t = clof_atomic32_read_rlx(&l->request);
+    if (clof_atomic32_read_acq(&l->slot[t % CLOF_PTL_SLOTS].grant) != t)
+        return false;
+    if (clof_atomic32_cmpxchg_rlx(&l->request, t, t + 1) != t)
+        return false;
+    clof_atomic32_write_rlx(&l->owner_ticket, t);
+    return true;
+}
+
+static inline void clof_ptl_release(clof_ptl_t *l, clof_ptl_ctx_t *c)
+{
+    (void)c;
+    uint32_t t = clof_atomic32_read_rlx(&l->owner_ticket) + 1;
+    clof_atomic32_write_wake(&l->slot[t % CLOF_PTL_SLOTS].grant, t);
+}
+
+static inline bool clof_ptl_has_waiters(clof_ptl_t *l, clof_ptl_ctx_t *c)
+{
+    (void)c;
+    uint32_t r = clof_atomic32_read_rlx(&l->request);
+    uint32_t o = clof_atomic32_read_rlx(&l->owner_ticket);
+    return r - o > 1;
+}
+
+#endif /* CLOF_LOCK_PTL_H */

@@ -1,0 +1,80 @@
+/*
+ * Ticket lock.
+ *
+ * Algorithm: acquire takes a ticket with a fetch-and-increment of `next` and
+ * waits until `owner` equals it; release increments `owner`.  Threads are
+ * admitted in ticket order.
+ * Paper: CLoF (SOSP'21) §2.1 (Ticketlock, tkt); cohort paper (TOPC'15) §3.1
+ * (TKT, the local and global lock of C-TKT-TKT).
+ * Properties: fair (FIFO); context-free; native has_waiters (next - owner > 1);
+ * zero bytes are an unlocked lock; thread-oblivious.
+ * Size: 8 bytes (next, owner on one line, as in the papers: waiters read the
+ * line the releaser writes; PTL spreads it, see ptl.h).
+ *
+ * Memory orders:
+ *   get_inc_rlx on next: taking a ticket orders no data; the wait for
+ *     owner == ticket is acquire and reads the previous release's store.
+ *   owner is written only by the holder, so the holder's relaxed read of it
+ *     in release reads its own predecessor's store (already acquired);
+ *     the increment is a waking write (release at least).
+ *   tryacquire reads owner with acquire (that read is what synchronizes with
+ *     the previous release) and then claims the ticket with a relaxed
+ *     compare-exchange on next: success implies owner == next == the ticket.
+ *   has_waiters: relaxed reads; a hint to the owner.
+ */
+#ifndef CLOF_LOCK_TICKET_H
+#define CLOF_LOCK_TICKET_H
+
+#include <clof/lock.h>
+
+#define CLOF_TICKET_FAIR 1
+#define CLOF_TICKET_NATIVE_HW 1
+#define CLOF_TICKET_ZERO_INIT 1
+#define CLOF_TICKET_THREAD_OBLIVIOUS 1
+
+typedef struct {
+    clof_atomic32_t next;  /* next ticket to hand out */
+    clof_atomic32_t owner; /* ticket now served */
+} clof_ticket_t;
+typedef clof_noctx_t clof_ticket_ctx_t;
+
+#define CLOF_TICKET_INITIALIZER {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0)}
+
+static inline void clof_ticket_init(clof_ticket_t *l)
+{
+    clof_atomic32_write_rlx(&l->next, 0);
+    clof_atomic32_write_rlx(&l->owner, 0);
+}
+
+static inline void clof_ticket_acquire(clof_ticket_t *l, clof_ticket_ctx_t *c)
+{
+    (void)c;
+    uint32_t t = clof_atomic32_get_inc_rlx(&l->next);
+    clof_atomic32_await_eq_acq(&l->owner, t);
+}
+
+static inline bool clof_ticket_tryacquire(clof_ticket_t *l,
+                                          clof_ticket_ctx_t *c)
+{
+    (void)c;
+    uint32_t o = clof_atomic32_read_acq(&l->owner);
+    return clof_atomic32_cmpxchg_rlx(&l->next, o, o + 1) == o;
+}
+
+static inline void clof_ticket_release(clof_ticket_t *l, clof_ticket_ctx_t *c)
+{
+    (void)c;
+    uint32_t o = clof_atomic32_read_rlx(&l->owner);
+    clof_atomic32_write_wake(&l->owner, o + 1);
+}
+
+static inline bool clof_ticket_has_waiters(clof_ticket_t *l,
+                                           clof_ticket_ctx_t *c)
+{
+    (void)c;
+    uint32_t n = clof_atomic32_read_rlx(&l->next);
+    uint32_t o = clof_atomic32_read_rlx(&l->owner);
+    return n - o > 1;
+}
+
+#endif /* CLOF_LOCK_TICKET_H */

@@ -1,0 +1,88 @@
+/*
+ * TTAS -- test-and-test-and-set spinlock.
+ *
+ * Algorithm: try one exchange; on failure wait (reading only, wait.h) until
+ * the word is 0, then exchange again.  Release stores 0.  Waiters poll a
+ * shared line in their caches instead of bouncing it with exchanges.
+ * Paper: CLoF (SOSP'21) §2.1; cohort paper (TOPC'15) §2 (TATAS).
+ * Properties: unfair; context-free; native has_waiters from a waiter count
+ * kept only on the contended path; zero bytes are an unlocked lock;
+ * thread-oblivious.
+ * Size: 8 bytes (state, waiters).
+ *
+ * Memory orders:
+ *   the polling read is relaxed: it only decides when to retry; the
+ *     exchange that wins is acquire and reads the releasing store.
+ *   xchg_acq / release by a waking write: as for TAS.
+ *   waiters: relaxed, advisory (see tas.h).
+ */
+#ifndef CLOF_LOCK_TTAS_H
+#define CLOF_LOCK_TTAS_H
+
+#include <clof/lock.h>
+
+#define CLOF_TTAS_FAIR 0
+#define CLOF_TTAS_NATIVE_HW 1
+#define CLOF_TTAS_ZERO_INIT 1
+#define CLOF_TTAS_THREAD_OBLIVIOUS 1
+
+typedef struct {
+    clof_atomic32_t state;   /* 0 free, 1 held */
+    clof_atomic32_t waiters; /* threads on the contended path */
+} clof_ttas_t;
+typedef clof_noctx_t clof_ttas_ctx_t;
+
+#define CLOF_TTAS_INITIALIZER {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0)}
+
+static inline void clof_ttas_init(clof_ttas_t *l)
+{
+    clof_atomic32_write_rlx(&l->state, 0);
+    clof_atomic32_write_rlx(&l->waiters, 0);
+}
+
+/* The contended path, shared with BO: poll until free, exchange, and after a
+ * lost exchange back off for `delay` pause steps, doubling up to `max`
+ * (delay 0: plain TTAS). */
+static inline void clof_ttas_slowpath_(clof_ttas_t *l, uint32_t delay,
+                                       uint32_t max)
+{
+    clof_atomic32_inc_rlx(&l->waiters);
+    for (;;) {
+        clof_atomic32_await_eq_rlx(&l->state, 0);
+        if (clof_atomic32_xchg_acq(&l->state, 1) == 0)
+            break;
+        clof_wait_delay(delay);
+        if (delay < max)
+            delay *= 2;
+    }
+    clof_atomic32_dec_rlx(&l->waiters);
+}
+
+static inline void clof_ttas_acquire(clof_ttas_t *l, clof_ttas_ctx_t *c)
+{
+    (void)c;
+    if (CLOF_LIKELY(clof_atomic32_xchg_acq(&l->state, 1) == 0))
+        return;
+    clof_ttas_slowpath_(l, 0, 0);
+}
+
+static inline bool clof_ttas_tryacquire(clof_ttas_t *l, clof_ttas_ctx_t *c)
+{
+    (void)c;
+    return clof_atomic32_read_rlx(&l->state) == 0 &&
+           clof_atomic32_xchg_acq(&l->state, 1) == 0;
+}
+
+static inline void clof_ttas_release(clof_ttas_t *l, clof_ttas_ctx_t *c)
+{
+    (void)c;
+    clof_atomic32_write_wake(&l->state, 0);
+}
+
+static inline bool clof_ttas_has_waiters(clof_ttas_t *l, clof_ttas_ctx_t *c)
+{
+    (void)c;
+    return clof_atomic32_read_rlx(&l->waiters) != 0;
+}
+
+#endif /* CLOF_LOCK_TTAS_H */

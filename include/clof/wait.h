@@ -1,0 +1,240 @@
+/*
+ * clof/wait.h -- the one waiting policy of clof.
+ *
+ * Every waiting loop of every lock waits here, through the await helpers of
+ * atomic.h (clof_atomicW_await_*) or, for loops that are not a plain await
+ * (TAS retrying its exchange), through clof_wait_change_* directly.
+ *
+ * Policies, chosen at compile time (define one before including any clof
+ * header, or use the CMake option CLOF_WAIT_POLICY):
+ *
+ *   spin-park (default, CLOF_WAIT_SPIN_PARK)
+ *       spin CLOF_WAIT_SPINS times with pause, then sched_yield
+ *       CLOF_WAIT_YIELDS times, then park on a futex until the awaited word
+ *       changes.  After a wake-up the waiter spins again before it parks
+ *       again, so a waiter that is woken early (see clof_wake) is running
+ *       when the lock reaches it.
+ *   spin (CLOF_WAIT_SPIN)
+ *       the papers' pure spinning with pause; waking writes are plain
+ *       release stores.  For benchmarks on machines with a cpu per thread;
+ *       collapses as soon as threads outnumber cpus.
+ *
+ * Parking without a per-lock word.  Parked threads register in a global
+ * parking table of CLOF_PARK_BUCKETS cache-line buckets hashed by the
+ * address they wait on: {waiters, seq}.  A waiter increments `waiters`,
+ * reads `seq`, re-reads the awaited word and sleeps on `seq` only if the word
+ * still holds the value it saw.  A waking write stores the new value with
+ * seq_cst order and then reads `waiters` (seq_cst): if someone is parked it
+ * bumps `seq` and futex-wakes the bucket.  The seq_cst store/load pair on
+ * each side is a Dekker handshake: either the waker sees the registration or
+ * the waiter sees the new value; bumping `seq` before the futex wake closes
+ * the window between the waiter's re-read and its sleep.  The cost on the
+ * release path is one seq_cst store and one load of the bucket (no syscall)
+ * when nobody is parked.
+ *
+ * The table is one object per process: it is defined weak with default
+ * visibility in this header, so every translation unit and every shared
+ * object that includes clof headers resolves to the same table (do not link
+ * with -Bsymbolic-functions against clof headers if locks cross modules).
+ *
+ * Backends (atomic.h, "The backend hook") may replace the whole policy by
+ * defining CLOF_BE_HAS_AWAIT with clof_be_await_change_{u32,u64,ptr}
+ * (block until *p != seen) and clof_be_wake(p).
+ */
+#include <clof/atomic.h>
+
+#ifndef CLOF_WAIT_H
+#define CLOF_WAIT_H
+
+#if !defined(CLOF_WAIT_SPIN) && !defined(CLOF_WAIT_SPIN_PARK)
+#define CLOF_WAIT_SPIN_PARK 1
+#endif
+#if defined(CLOF_WAIT_SPIN) && defined(CLOF_WAIT_SPIN_PARK)
+#error "define only one of CLOF_WAIT_SPIN and CLOF_WAIT_SPIN_PARK"
+#endif
+
+#ifndef CLOF_WAIT_SPINS
+#define CLOF_WAIT_SPINS 512u /* pause iterations before yielding */
+#endif
+#ifndef CLOF_WAIT_YIELDS
+#define CLOF_WAIT_YIELDS 8u /* sched_yield calls before parking */
+#endif
+#ifndef CLOF_PARK_BUCKETS
+#define CLOF_PARK_BUCKETS 512u /* power of two */
+#endif
+
+#if defined(CLOF_BE_HAS_AWAIT)
+#define CLOF_WAIT_POLICY_NAME "backend"
+#elif defined(CLOF_WAIT_SPIN)
+#define CLOF_WAIT_POLICY_NAME "spin"
+#else
+#define CLOF_WAIT_POLICY_NAME "spin-park"
+#endif
+
+/* The order of a waking write's store (see atomic.h *_write_wake). */
+#if defined(CLOF_WAIT_SPIN_PARK) && !defined(CLOF_BE_HAS_AWAIT)
+#define CLOF_WAKE_STORE_MO CLOF_MO_SEQ
+#else
+#define CLOF_WAKE_STORE_MO CLOF_MO_REL
+#endif
+
+/* Per-wait state, on the waiter's stack. */
+typedef struct {
+    uint32_t n; /* steps taken in the current spin/yield round */
+} clof_wait_t;
+#define CLOF_WAIT_INIT {0}
+
+/* Busy-wait for about n pause instructions (backoff delays). */
+static inline void clof_wait_delay(uint32_t n)
+{
+#if defined(CLOF_BE_HAS_DELAY)
+    clof_be_delay(n);
+#else
+    for (uint32_t i = 0; i < n; i++)
+        clof_be_pause();
+#endif
+}
+
+#if defined(CLOF_BE_HAS_AWAIT)
+
+static inline void clof_wait_change_u32(clof_wait_t *w, const uint32_t *p,
+                                        uint32_t seen)
+{
+    (void)w;
+    clof_be_await_change_u32(p, seen);
+}
+static inline void clof_wait_change_u64(clof_wait_t *w, const uint64_t *p,
+                                        uint64_t seen)
+{
+    (void)w;
+    clof_be_await_change_u64(p, seen);
+}
+static inline void clof_wait_change_ptr(clof_wait_t *w, void *const *p,
+                                        void *seen)
+{
+    (void)w;
+    clof_be_await_change_ptr(p, seen);
+}
+#define clof_wake(p) clof_be_wake((const void *)(p))
+
+#elif defined(CLOF_WAIT_SPIN)
+
+#define CLOF_WAIT_SPIN_ONLY_(sfx, T)                                           \
+    static inline void clof_wait_change_##sfx(clof_wait_t *w, const T *p,      \
+                                              T seen)                          \
+    {                                                                          \
+        (void)w;                                                               \
+        (void)p;                                                               \
+        (void)seen;                                                            \
+        clof_be_pause();                                                       \
+    }
+CLOF_WAIT_SPIN_ONLY_(u32, uint32_t)
+CLOF_WAIT_SPIN_ONLY_(u64, uint64_t)
+static inline void clof_wait_change_ptr(clof_wait_t *w, void *const *p,
+                                        void *seen)
+{
+    (void)w;
+    (void)p;
+    (void)seen;
+    clof_be_pause();
+}
+#define clof_wake(p) ((void)(p))
+
+#else /* spin-park */
+
+typedef struct {
+    uint32_t waiters; /* threads registered to park on this bucket */
+    uint32_t seq;     /* futex word: bumped by every wake */
+} CLOF_CACHE_ALIGNED clof_park_bucket_t;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The process-wide parking table (weak: one copy however many includers). */
+__attribute__((weak, visibility("default"))) clof_park_bucket_t
+    clof_park_table[CLOF_PARK_BUCKETS];
+#ifdef __cplusplus
+}
+#endif
+
+static inline clof_park_bucket_t *clof_park_bucket_(const void *p)
+{
+    uintptr_t a = (uintptr_t)p >> 6; /* one bucket per cache line */
+    return &clof_park_table[(a ^ (a >> 9)) & (CLOF_PARK_BUCKETS - 1)];
+}
+
+/* Statistics hook: the preload library counts parks with it. */
+#ifndef CLOF_WAIT_ON_PARK
+#define CLOF_WAIT_ON_PARK() ((void)0)
+#endif
+
+/* Park until the word at p may differ from `seen` (the caller re-reads). */
+#define CLOF_WAIT_PARK_(sfx, T)                                                \
+    static inline void clof_park_##sfx(const T *p, T seen)                     \
+    {                                                                          \
+        clof_park_bucket_t *b = clof_park_bucket_(p);                          \
+        clof_be_fetch_add_u32(&b->waiters, 1, CLOF_MO_SEQ);                    \
+        uint32_t s = clof_be_load_u32(&b->seq, CLOF_MO_SEQ);                   \
+        if (clof_be_load_##sfx(p, CLOF_MO_SEQ) == seen) {                      \
+            CLOF_WAIT_ON_PARK();                                               \
+            clof_be_futex_wait(&b->seq, s);                                    \
+        }                                                                      \
+        clof_be_fetch_sub_u32(&b->waiters, 1, CLOF_MO_RLX);                    \
+    }                                                                          \
+    static inline void clof_wait_change_##sfx(clof_wait_t *w, const T *p,      \
+                                              T seen)                          \
+    {                                                                          \
+        uint32_t n = w->n++;                                                   \
+        if (CLOF_LIKELY(n < CLOF_WAIT_SPINS)) {                                \
+            clof_be_pause();                                                   \
+        } else if (n < CLOF_WAIT_SPINS + CLOF_WAIT_YIELDS) {                   \
+            clof_be_yield();                                                   \
+        } else {                                                               \
+            clof_park_##sfx(p, seen);                                          \
+            w->n = 0; /* woken: spin again before parking again */             \
+        }                                                                      \
+    }
+CLOF_WAIT_PARK_(u32, uint32_t)
+CLOF_WAIT_PARK_(u64, uint64_t)
+
+static inline void clof_park_ptr(void *const *p, void *seen)
+{
+    clof_park_bucket_t *b = clof_park_bucket_(p);
+    clof_be_fetch_add_u32(&b->waiters, 1, CLOF_MO_SEQ);
+    uint32_t s = clof_be_load_u32(&b->seq, CLOF_MO_SEQ);
+    if (clof_be_load_ptr(p, CLOF_MO_SEQ) == seen) {
+        CLOF_WAIT_ON_PARK();
+        clof_be_futex_wait(&b->seq, s);
+    }
+    clof_be_fetch_sub_u32(&b->waiters, 1, CLOF_MO_RLX);
+}
+static inline void clof_wait_change_ptr(clof_wait_t *w, void *const *p,
+                                        void *seen)
+{
+    uint32_t n = w->n++;
+    if (CLOF_LIKELY(n < CLOF_WAIT_SPINS)) {
+        clof_be_pause();
+    } else if (n < CLOF_WAIT_SPINS + CLOF_WAIT_YIELDS) {
+        clof_be_yield();
+    } else {
+        clof_park_ptr(p, seen);
+        w->n = 0;
+    }
+}
+
+/* Wake every thread parked on the word at p.  Call after a store to p that
+ * was made with seq_cst order (the *_write_wake helpers of atomic.h do both).
+ * Costs one load when nobody is parked on p's bucket. */
+static inline void clof_wake_(const void *p)
+{
+    clof_park_bucket_t *b = clof_park_bucket_(p);
+    if (CLOF_UNLIKELY(clof_be_load_u32(&b->waiters, CLOF_MO_SEQ) != 0)) {
+        clof_be_fetch_add_u32(&b->seq, 1, CLOF_MO_SEQ);
+        clof_be_futex_wake_all(&b->seq);
+    }
+}
+#define clof_wake(p) clof_wake_((const void *)(p))
+
+#endif /* policy */
+
+#endif /* CLOF_WAIT_H */

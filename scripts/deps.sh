@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Install what clof needs on a fresh Debian 12 machine (idempotent; quiet when
+# everything is there).  Used by scripts/test.sh and scripts/run.sh.
+set -euo pipefail
+pkgs=(cmake ninja-build gcc g++ clang libclang-rt-14-dev valgrind libck-dev
+      hwloc-nox python3 python3-matplotlib python3-numpy)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
