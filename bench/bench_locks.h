@@ -1,0 +1,311 @@
+/*
+ * bench/bench_locks.h -- the lock table shared by the benchmark programs
+ * (clof-bench, clof-uncontended).
+ *
+ * Every lock a benchmark knows gets one adapter with the same small
+ * interface, all static inline so that a loop instantiated for one lock has
+ * no indirect call in it:
+ *
+ *   bl_<id>_lock_t                   the shared lock (lives as long as the run)
+ *   bl_<id>_ctx_t                    per-thread state (queue nodes); keep it
+ *                                    in storage that outlives the run (CLH
+ *                                    nodes move between threads)
+ *   bl_<id>_str                      the name used on command lines
+ *   bl_<id>_init(lock*)              lock memory is zero-filled before
+ *   bl_<id>_ctx_init(lock*, ctx*)    ctx memory is zero-filled before
+ *   bl_<id>_acquire(lock*, ctx*)
+ *   bl_<id>_release(lock*, ctx*)
+ *
+ * BENCH_LOCKS(X) lists them as X(id): the clof basic locks (from
+ * CLOF_BASIC_LOCKS, so a lock added there appears here) and the peers:
+ *
+ *   pthread    glibc pthread_mutex_t, default attributes
+ *   ck-mcs     Concurrency Kit ck_spinlock_mcs (per-thread context)
+ *   ck-clh     Concurrency Kit ck_spinlock_clh (per-thread node, plus the
+ *              "unowned" node the lock is initialised with)
+ *   ck-ticket  Concurrency Kit ck_spinlock_ticket
+ *   ck-fas     Concurrency Kit ck_spinlock_fas (fetch-and-store, then spin
+ *              on a plain load: ck_spinlock_fas_lock, no backoff)
+ *
+ * The ck locks spin the way ck spins (ck_pr_stall, no yielding, no
+ * parking): they are the reference the papers compare against.
+ *
+ * A program instantiates its per-lock code with the same list, e.g.
+ *
+ *   #define X(id) static void *loop_##id(void *arg) { ...bl_##id##_acquire... }
+ *   BENCH_LOCKS(X)
+ *   #undef X
+ *   static void *(*const loops[])(void *) = {
+ *   #define X(id) loop_##id,
+ *       BENCH_LOCKS(X)
+ *   #undef X
+ *   };
+ *
+ * and dispatches once, through bench_lock_find(name) (an index into that
+ * array and into bench_lock_names[]).
+ */
+#ifndef CLOF_BENCH_LOCKS_H
+#define CLOF_BENCH_LOCKS_H
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <clof/clof.h>
+#include <clof/lock/list.h>
+#include <clof/wait.h>
+
+#include <ck_spinlock.h>
+
+#define BENCH_CACHELINE 64
+#define BENCH_ALIGNED __attribute__((aligned(2 * BENCH_CACHELINE)))
+
+/* ---- the clof basic locks: one generated adapter each ---------------- */
+
+#define BL_CLOF_ADAPTER_(name, NAME)                                           \
+    typedef clof_##name##_t bl_##name##_lock_t;                                \
+    typedef clof_##name##_ctx_t bl_##name##_ctx_t;                             \
+    static const char bl_##name##_str[] = #name;                               \
+    static inline void bl_##name##_init(bl_##name##_lock_t *l)                 \
+    {                                                                          \
+        clof_##name##_init(l);                                                 \
+    }                                                                          \
+    static inline void bl_##name##_ctx_init(bl_##name##_lock_t *l,             \
+                                            bl_##name##_ctx_t *c)              \
+    {                                                                          \
+        (void)l;                                                               \
+        memset(c, 0, sizeof *c); /* a zero-filled context is valid */          \
+    }                                                                          \
+    static inline void bl_##name##_acquire(bl_##name##_lock_t *l,              \
+                                           bl_##name##_ctx_t *c)               \
+    {                                                                          \
+        clof_##name##_acquire(l, c);                                           \
+    }                                                                          \
+    static inline void bl_##name##_release(bl_##name##_lock_t *l,              \
+                                           bl_##name##_ctx_t *c)               \
+    {                                                                          \
+        clof_##name##_release(l, c);                                           \
+    }
+CLOF_BASIC_LOCKS(BL_CLOF_ADAPTER_)
+#undef BL_CLOF_ADAPTER_
+
+/* ---- pthread: glibc's mutex, default attributes ------------------------ */
+
+typedef struct {
+    pthread_mutex_t m;
+} BENCH_ALIGNED bl_pthread_lock_t;
+typedef struct {
+    char unused_;
+} bl_pthread_ctx_t;
+static const char bl_pthread_str[] = "pthread";
+static inline void bl_pthread_init(bl_pthread_lock_t *l)
+{
+    pthread_mutex_init(&l->m, NULL);
+}
+static inline void bl_pthread_ctx_init(bl_pthread_lock_t *l,
+                                       bl_pthread_ctx_t *c)
+{
+    (void)l;
+    (void)c;
+}
+static inline void bl_pthread_acquire(bl_pthread_lock_t *l,
+                                      bl_pthread_ctx_t *c)
+{
+    (void)c;
+    pthread_mutex_lock(&l->m);
+}
+static inline void bl_pthread_release(bl_pthread_lock_t *l,
+                                      bl_pthread_ctx_t *c)
+{
+    (void)c;
+    pthread_mutex_unlock(&l->m);
+}
+
+/* ---- ck-mcs ------------------------------------------------------------- */
+
+typedef struct {
+    ck_spinlock_mcs_t tail;
+} BENCH_ALIGNED bl_ck_mcs_lock_t;
+typedef struct {
+    ck_spinlock_mcs_context_t node; /* waiters spin on it: own line */
+} BENCH_ALIGNED bl_ck_mcs_ctx_t;
+static const char bl_ck_mcs_str[] = "ck-mcs";
+static inline void bl_ck_mcs_init(bl_ck_mcs_lock_t *l)
+{
+    ck_spinlock_mcs_init(&l->tail);
+}
+static inline void bl_ck_mcs_ctx_init(bl_ck_mcs_lock_t *l, bl_ck_mcs_ctx_t *c)
+{
+    (void)l;
+    memset(c, 0, sizeof *c);
+}
+static inline void bl_ck_mcs_acquire(bl_ck_mcs_lock_t *l, bl_ck_mcs_ctx_t *c)
+{
+    ck_spinlock_mcs_lock(&l->tail, &c->node);
+}
+static inline void bl_ck_mcs_release(bl_ck_mcs_lock_t *l, bl_ck_mcs_ctx_t *c)
+{
+    ck_spinlock_mcs_unlock(&l->tail, &c->node);
+}
+
+/* ---- ck-clh ---------------------------------------------------------------
+ * ck's CLH: the lock is a tail pointer initialised with an "unowned" node;
+ * each thread brings a node and, after every release, continues with its
+ * predecessor's node (ck_spinlock_clh_unlock rewrites the thread's node
+ * pointer).  Nodes therefore migrate between threads and the lock: all of
+ * them live as long as the run (the lock's unowned node in the lock object,
+ * each thread's node in its long-lived context).  Nodes are padded to their
+ * own cache line, as clof's CLH nodes are.
+ */
+typedef struct {
+    ck_spinlock_clh_t node;
+} BENCH_ALIGNED bl_ck_clh_node_t;
+typedef struct {
+    ck_spinlock_clh_t *tail;
+    bl_ck_clh_node_t unowned;
+} BENCH_ALIGNED bl_ck_clh_lock_t;
+typedef struct {
+    ck_spinlock_clh_t *mine; /* the node for the next acquisition */
+    bl_ck_clh_node_t own;
+} BENCH_ALIGNED bl_ck_clh_ctx_t;
+static const char bl_ck_clh_str[] = "ck-clh";
+static inline void bl_ck_clh_init(bl_ck_clh_lock_t *l)
+{
+    ck_spinlock_clh_init(&l->tail, &l->unowned.node);
+}
+static inline void bl_ck_clh_ctx_init(bl_ck_clh_lock_t *l, bl_ck_clh_ctx_t *c)
+{
+    (void)l;
+    memset(c, 0, sizeof *c);
+    c->mine = &c->own.node;
+}
+static inline void bl_ck_clh_acquire(bl_ck_clh_lock_t *l, bl_ck_clh_ctx_t *c)
+{
+    ck_spinlock_clh_lock(&l->tail, c->mine);
+}
+static inline void bl_ck_clh_release(bl_ck_clh_lock_t *l, bl_ck_clh_ctx_t *c)
+{
+    (void)l;
+    ck_spinlock_clh_unlock(&c->mine);
+}
+
+/* ---- ck-ticket ----------------------------------------------------------- */
+
+typedef struct {
+    ck_spinlock_ticket_t t;
+} BENCH_ALIGNED bl_ck_ticket_lock_t;
+typedef struct {
+    char unused_;
+} bl_ck_ticket_ctx_t;
+static const char bl_ck_ticket_str[] = "ck-ticket";
+static inline void bl_ck_ticket_init(bl_ck_ticket_lock_t *l)
+{
+    ck_spinlock_ticket_init(&l->t);
+}
+static inline void bl_ck_ticket_ctx_init(bl_ck_ticket_lock_t *l,
+                                         bl_ck_ticket_ctx_t *c)
+{
+    (void)l;
+    (void)c;
+}
+static inline void bl_ck_ticket_acquire(bl_ck_ticket_lock_t *l,
+                                        bl_ck_ticket_ctx_t *c)
+{
+    (void)c;
+    ck_spinlock_ticket_lock(&l->t);
+}
+static inline void bl_ck_ticket_release(bl_ck_ticket_lock_t *l,
+                                        bl_ck_ticket_ctx_t *c)
+{
+    (void)c;
+    ck_spinlock_ticket_unlock(&l->t);
+}
+
+/* ---- ck-fas -------------------------------------------------------------- */
+
+typedef struct {
+    ck_spinlock_fas_t f;
+} BENCH_ALIGNED bl_ck_fas_lock_t;
+typedef struct {
+    char unused_;
+} bl_ck_fas_ctx_t;
+static const char bl_ck_fas_str[] = "ck-fas";
+static inline void bl_ck_fas_init(bl_ck_fas_lock_t *l)
+{
+    ck_spinlock_fas_init(&l->f);
+}
+static inline void bl_ck_fas_ctx_init(bl_ck_fas_lock_t *l, bl_ck_fas_ctx_t *c)
+{
+    (void)l;
+    (void)c;
+}
+static inline void bl_ck_fas_acquire(bl_ck_fas_lock_t *l, bl_ck_fas_ctx_t *c)
+{
+    (void)c;
+    ck_spinlock_fas_lock(&l->f);
+}
+static inline void bl_ck_fas_release(bl_ck_fas_lock_t *l, bl_ck_fas_ctx_t *c)
+{
+    (void)c;
+    ck_spinlock_fas_unlock(&l->f);
+}
+
+/* ---- the list ------------------------------------------------------------ */
+
+/* BENCH_LOCKS(X): X(id, ID) for every lock, the clof basic locks first (the
+ * two-argument form is CLOF_BASIC_LOCKS's; benchmarks use only id). */
+#define BENCH_PEER_LOCKS(X)                                                    \
+    X(pthread, PTHREAD)                                                        \
+    X(ck_mcs, CK_MCS)                                                          \
+    X(ck_clh, CK_CLH)                                                          \
+    X(ck_ticket, CK_TICKET)                                                    \
+    X(ck_fas, CK_FAS)
+#define BENCH_LOCKS(X) CLOF_BASIC_LOCKS(X) BENCH_PEER_LOCKS(X)
+
+enum {
+#define BENCH_X_(id, ID) BENCH_LOCK_##ID,
+    BENCH_LOCKS(BENCH_X_)
+#undef BENCH_X_
+    BENCH_NLOCKS
+};
+
+/* The command-line names, in BENCH_LOCKS order. */
+static const char *const bench_lock_names[BENCH_NLOCKS] = {
+#define BENCH_X_(id, ID) bl_##id##_str,
+    BENCH_LOCKS(BENCH_X_)
+#undef BENCH_X_
+};
+
+/* Every lock in one union: a program that runs one lock by index keeps
+ * its storage here (and its per-thread contexts in bench_ctx_u). */
+typedef union {
+#define BENCH_X_(id, ID) bl_##id##_lock_t id;
+    BENCH_LOCKS(BENCH_X_)
+#undef BENCH_X_
+} BENCH_ALIGNED bench_lock_u;
+
+typedef union {
+#define BENCH_X_(id, ID) bl_##id##_ctx_t id;
+    BENCH_LOCKS(BENCH_X_)
+#undef BENCH_X_
+} BENCH_ALIGNED bench_ctx_u;
+
+/* The index of a lock by name, or -1. */
+static inline int bench_lock_find(const char *name)
+{
+    for (int i = 0; i < BENCH_NLOCKS; i++)
+        if (strcmp(bench_lock_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static inline void bench_lock_list(FILE *f, const char *sep)
+{
+    for (int i = 0; i < BENCH_NLOCKS; i++)
+        fprintf(f, "%s%s", i ? sep : "", bench_lock_names[i]);
+}
+
+/* The waiting policy clof's locks were built with. */
+#define BENCH_WAIT_POLICY CLOF_WAIT_POLICY_NAME
+
+#endif /* CLOF_BENCH_LOCKS_H */
