@@ -233,7 +233,9 @@ static inline void clof_fence_rel(void)
 /* ---- the waiting policy, then the await helpers built on it ---- */
 #include <clof/wait.h>
 
-#define CLOF_A_AWAIT_(W, T, cond, test, sfx, mo)                               \
+/* await_eq parks keyed by the awaited value (woken only by a write of it);
+ * await_neq parks until any change. */
+#define CLOF_A_AWAIT_(W, T, cond, test, step, sfx, mo)                         \
     static inline T clof_atomic##W##_await_##cond##sfx(                        \
         const clof_atomic##W##_t *a, T v)                                      \
     {                                                                          \
@@ -242,18 +244,20 @@ static inline void clof_fence_rel(void)
             return x;                                                          \
         clof_wait_t w = CLOF_WAIT_INIT;                                        \
         do {                                                                   \
-            clof_wait_change_u##W(&w, &a->_v, x);                              \
+            step;                                                              \
             x = clof_be_load_u##W(&a->_v, mo);                                 \
         } while (!(x test v));                                                 \
         return x;                                                              \
     }
+#define CLOF_A_EQ_STEP_(W) clof_wait_for_u##W(&w, &a->_v, x, v)
+#define CLOF_A_NEQ_STEP_(W) clof_wait_change_u##W(&w, &a->_v, x)
 #define CLOF_A_AWAITS_(W, T)                                                   \
-    CLOF_A_AWAIT_(W, T, eq, ==, , CLOF_MO_SEQ)                                 \
-    CLOF_A_AWAIT_(W, T, eq, ==, _acq, CLOF_MO_ACQ)                             \
-    CLOF_A_AWAIT_(W, T, eq, ==, _rlx, CLOF_MO_RLX)                             \
-    CLOF_A_AWAIT_(W, T, neq, !=, , CLOF_MO_SEQ)                                \
-    CLOF_A_AWAIT_(W, T, neq, !=, _acq, CLOF_MO_ACQ)                            \
-    CLOF_A_AWAIT_(W, T, neq, !=, _rlx, CLOF_MO_RLX)
+    CLOF_A_AWAIT_(W, T, eq, ==, CLOF_A_EQ_STEP_(W), , CLOF_MO_SEQ)             \
+    CLOF_A_AWAIT_(W, T, eq, ==, CLOF_A_EQ_STEP_(W), _acq, CLOF_MO_ACQ)         \
+    CLOF_A_AWAIT_(W, T, eq, ==, CLOF_A_EQ_STEP_(W), _rlx, CLOF_MO_RLX)         \
+    CLOF_A_AWAIT_(W, T, neq, !=, CLOF_A_NEQ_STEP_(W), , CLOF_MO_SEQ)           \
+    CLOF_A_AWAIT_(W, T, neq, !=, CLOF_A_NEQ_STEP_(W), _acq, CLOF_MO_ACQ)       \
+    CLOF_A_AWAIT_(W, T, neq, !=, CLOF_A_NEQ_STEP_(W), _rlx, CLOF_MO_RLX)
 
 CLOF_A_AWAITS_(32, uint32_t)
 CLOF_A_AWAITS_(64, uint64_t)
@@ -266,7 +270,7 @@ static inline void *clof_atomicptr_await_eq_mo_(void *const *p, void *v,
         return x;
     clof_wait_t w = CLOF_WAIT_INIT;
     do {
-        clof_wait_change_ptr(&w, p, x);
+        clof_wait_for_ptr(&w, p, x, v);
         x = clof_be_load_ptr(p, mo);
     } while (x != v);
     return x;
@@ -317,18 +321,33 @@ static inline void clof_atomic32_wait(clof_wait_t *w, const clof_atomic32_t *a,
 static inline void clof_atomic32_write_wake(clof_atomic32_t *a, uint32_t v)
 {
     clof_be_store_u32(&a->_v, v, CLOF_WAKE_STORE_MO);
-    clof_wake(&a->_v);
+    clof_wake_value(&a->_v, v);
 }
 static inline void clof_atomic64_write_wake(clof_atomic64_t *a, uint64_t v)
 {
     clof_be_store_u64(&a->_v, v, CLOF_WAKE_STORE_MO);
-    clof_wake(&a->_v);
+    clof_wake_value(&a->_v, v);
 }
 #define clof_atomicptr_write_wake(a, v)                                        \
     do {                                                                       \
-        clof_be_store_ptr(CLOF_APTR_RAW_(a), (void *)CLOF_APTR_CHECK_(a, v),   \
-                          CLOF_WAKE_STORE_MO);                                 \
-        clof_wake(&(a)->_v);                                                   \
+        void *v_ = (void *)CLOF_APTR_CHECK_(a, v);                             \
+        clof_be_store_ptr(CLOF_APTR_RAW_(a), v_, CLOF_WAKE_STORE_MO);          \
+        clof_wake_value(&(a)->_v, (uintptr_t)v_);                              \
     } while (0)
+
+/* Split waking writes, for locks that know from their own state whether
+ * anyone can be waiting: store with the order waking needs (seq_cst under
+ * spin-park), read the lock's own "someone may wait" state with seq_cst,
+ * and wake only then. */
+static inline void clof_atomic32_write_wakeable(clof_atomic32_t *a, uint32_t v)
+{
+    clof_be_store_u32(&a->_v, v, CLOF_WAKE_STORE_MO);
+}
+#define clof_atomic32_wake(a, v) clof_wake_value(&(a)->_v, (uint32_t)(v))
+
+/* Nudge the threads parked until a holds v (wait.h, clof_nudge). */
+#define clof_atomic32_nudge(a, v) clof_nudge(&(a)->_v, (uint32_t)(v))
+#define clof_atomicptr_nudge(a, v)                                             \
+    clof_nudge(&(a)->_v, (uintptr_t)(void *)CLOF_APTR_CHECK_(a, v))
 
 #endif /* CLOF_ATOMIC_H */

@@ -54,10 +54,13 @@
 #endif
 
 #ifndef CLOF_WAIT_SPINS
-#define CLOF_WAIT_SPINS 512u /* pause iterations before yielding */
+#define CLOF_WAIT_SPINS 128u /* pause iterations before yielding */
 #endif
 #ifndef CLOF_WAIT_YIELDS
-#define CLOF_WAIT_YIELDS 8u /* sched_yield calls before parking */
+#define CLOF_WAIT_YIELDS 2u /* sched_yield calls before parking */
+#endif
+#ifndef CLOF_WAIT_YIELDS_WOKEN
+#define CLOF_WAIT_YIELDS_WOKEN 64u /* ... after a wake-up (turn expected) */
 #endif
 #ifndef CLOF_PARK_BUCKETS
 #define CLOF_PARK_BUCKETS 512u /* power of two */
@@ -80,9 +83,10 @@
 
 /* Per-wait state, on the waiter's stack. */
 typedef struct {
-    uint32_t n; /* steps taken in the current spin/yield round */
+    uint32_t n;      /* steps taken in the current spin/yield round */
+    uint32_t yields; /* yields allowed in this round before parking */
 } clof_wait_t;
-#define CLOF_WAIT_INIT {0}
+#define CLOF_WAIT_INIT {0, CLOF_WAIT_YIELDS}
 
 /* Busy-wait for about n pause instructions (backoff delays). */
 static inline void clof_wait_delay(uint32_t n)
@@ -115,7 +119,27 @@ static inline void clof_wait_change_ptr(clof_wait_t *w, void *const *p,
     (void)w;
     clof_be_await_change_ptr(p, seen);
 }
+static inline void clof_wait_for_u32(clof_wait_t *w, const uint32_t *p,
+                                     uint32_t seen, uint32_t want)
+{
+    (void)want;
+    clof_wait_change_u32(w, p, seen);
+}
+static inline void clof_wait_for_u64(clof_wait_t *w, const uint64_t *p,
+                                     uint64_t seen, uint64_t want)
+{
+    (void)want;
+    clof_wait_change_u64(w, p, seen);
+}
+static inline void clof_wait_for_ptr(clof_wait_t *w, void *const *p,
+                                     void *seen, void *want)
+{
+    (void)want;
+    clof_wait_change_ptr(w, p, seen);
+}
 #define clof_wake(p) clof_be_wake((const void *)(p))
+#define clof_wake_value(p, v) ((void)(v), clof_be_wake((const void *)(p)))
+#define clof_nudge(p, v) ((void)(p), (void)(v))
 
 #elif defined(CLOF_WAIT_SPIN)
 
@@ -138,7 +162,27 @@ static inline void clof_wait_change_ptr(clof_wait_t *w, void *const *p,
     (void)seen;
     clof_be_pause();
 }
+static inline void clof_wait_for_u32(clof_wait_t *w, const uint32_t *p,
+                                     uint32_t seen, uint32_t want)
+{
+    (void)want;
+    clof_wait_change_u32(w, p, seen);
+}
+static inline void clof_wait_for_u64(clof_wait_t *w, const uint64_t *p,
+                                     uint64_t seen, uint64_t want)
+{
+    (void)want;
+    clof_wait_change_u64(w, p, seen);
+}
+static inline void clof_wait_for_ptr(clof_wait_t *w, void *const *p,
+                                     void *seen, void *want)
+{
+    (void)want;
+    clof_wait_change_ptr(w, p, seen);
+}
 #define clof_wake(p) ((void)(p))
+#define clof_wake_value(p, v) ((void)(p), (void)(v))
+#define clof_nudge(p, v) ((void)(p), (void)(v))
 
 #else /* spin-park */
 
@@ -157,10 +201,16 @@ __attribute__((weak, visibility("default"))) clof_park_bucket_t
 }
 #endif
 
-static inline clof_park_bucket_t *clof_park_bucket_(const void *p)
+/* Keys: a waiter for a specific value v (await_eq) parks under (p, v), so a
+ * write wakes only the waiters of the value it writes (a ticket lock's
+ * release wakes the next ticket, not all of them); a waiter for any change
+ * parks under (p, ANY). */
+#define CLOF_PARK_ANY_ 0x9d2c5680a5a5a5a5ull
+static inline clof_park_bucket_t *clof_park_bucket_(const void *p,
+                                                     uint64_t key)
 {
-    uintptr_t a = (uintptr_t)p >> 6; /* one bucket per cache line */
-    return &clof_park_table[(a ^ (a >> 9)) & (CLOF_PARK_BUCKETS - 1)];
+    uint64_t h = ((uint64_t)(uintptr_t)p ^ key) * 0x9e3779b97f4a7c15ull;
+    return &clof_park_table[h >> 55 & (CLOF_PARK_BUCKETS - 1)];
 }
 
 /* Statistics hook: the preload library counts parks with it. */
@@ -168,11 +218,11 @@ static inline clof_park_bucket_t *clof_park_bucket_(const void *p)
 #define CLOF_WAIT_ON_PARK() ((void)0)
 #endif
 
-/* Park until the word at p may differ from `seen` (the caller re-reads). */
+/* Park under key until the word at p may differ from `seen`. */
 #define CLOF_WAIT_PARK_(sfx, T)                                                \
-    static inline void clof_park_##sfx(const T *p, T seen)                     \
+    static inline void clof_park_##sfx(const T *p, T seen, uint64_t key)       \
     {                                                                          \
-        clof_park_bucket_t *b = clof_park_bucket_(p);                          \
+        clof_park_bucket_t *b = clof_park_bucket_(p, key);                     \
         clof_be_fetch_add_u32(&b->waiters, 1, CLOF_MO_SEQ);                    \
         uint32_t s = clof_be_load_u32(&b->seq, CLOF_MO_SEQ);                   \
         if (clof_be_load_##sfx(p, CLOF_MO_SEQ) == seen) {                      \
@@ -181,25 +231,41 @@ static inline clof_park_bucket_t *clof_park_bucket_(const void *p)
         }                                                                      \
         clof_be_fetch_sub_u32(&b->waiters, 1, CLOF_MO_RLX);                    \
     }                                                                          \
-    static inline void clof_wait_change_##sfx(clof_wait_t *w, const T *p,      \
-                                              T seen)                          \
+    static inline void clof_wait_step_##sfx(clof_wait_t *w, const T *p,        \
+                                            T seen, uint64_t key)              \
     {                                                                          \
         uint32_t n = w->n++;                                                   \
         if (CLOF_LIKELY(n < CLOF_WAIT_SPINS)) {                                \
             clof_be_pause();                                                   \
-        } else if (n < CLOF_WAIT_SPINS + CLOF_WAIT_YIELDS) {                   \
+        } else if (n < CLOF_WAIT_SPINS + w->yields) {                          \
             clof_be_yield();                                                   \
         } else {                                                               \
-            clof_park_##sfx(p, seen);                                          \
-            w->n = 0; /* woken: spin again before parking again */             \
+            clof_park_##sfx(p, seen, key);                                     \
+            /* woken: the wake was for us (keys are precise) or a nudge that   \
+             * says our turn is next: stay runnable longer before parking */   \
+            w->n = 0;                                                          \
+            w->yields = CLOF_WAIT_YIELDS_WOKEN;                                \
         }                                                                      \
+    }                                                                          \
+    static inline void clof_wait_change_##sfx(clof_wait_t *w, const T *p,      \
+                                              T seen)                          \
+    {                                                                          \
+        clof_wait_step_##sfx(w, p, seen, CLOF_PARK_ANY_);                      \
+    }                                                                          \
+    static inline void clof_wait_for_##sfx(clof_wait_t *w, const T *p, T seen, \
+                                           T want)                             \
+    {                                                                          \
+        clof_wait_step_##sfx(w, p, seen, (uint64_t)(want));                    \
     }
+typedef void *clof_wait_vptr_t;
 CLOF_WAIT_PARK_(u32, uint32_t)
 CLOF_WAIT_PARK_(u64, uint64_t)
+#undef CLOF_WAIT_PARK_
 
-static inline void clof_park_ptr(void *const *p, void *seen)
+/* Pointers: the same, keyed by the pointer value. */
+static inline void clof_park_ptr(void *const *p, void *seen, uint64_t key)
 {
-    clof_park_bucket_t *b = clof_park_bucket_(p);
+    clof_park_bucket_t *b = clof_park_bucket_(p, key);
     clof_be_fetch_add_u32(&b->waiters, 1, CLOF_MO_SEQ);
     uint32_t s = clof_be_load_u32(&b->seq, CLOF_MO_SEQ);
     if (clof_be_load_ptr(p, CLOF_MO_SEQ) == seen) {
@@ -208,32 +274,57 @@ static inline void clof_park_ptr(void *const *p, void *seen)
     }
     clof_be_fetch_sub_u32(&b->waiters, 1, CLOF_MO_RLX);
 }
-static inline void clof_wait_change_ptr(clof_wait_t *w, void *const *p,
-                                        void *seen)
+static inline void clof_wait_step_ptr(clof_wait_t *w, void *const *p,
+                                      void *seen, uint64_t key)
 {
     uint32_t n = w->n++;
     if (CLOF_LIKELY(n < CLOF_WAIT_SPINS)) {
         clof_be_pause();
-    } else if (n < CLOF_WAIT_SPINS + CLOF_WAIT_YIELDS) {
+    } else if (n < CLOF_WAIT_SPINS + w->yields) {
         clof_be_yield();
     } else {
-        clof_park_ptr(p, seen);
+        clof_park_ptr(p, seen, key);
         w->n = 0;
+        w->yields = CLOF_WAIT_YIELDS_WOKEN;
     }
 }
-
-/* Wake every thread parked on the word at p.  Call after a store to p that
- * was made with seq_cst order (the *_write_wake helpers of atomic.h do both).
- * Costs one load when nobody is parked on p's bucket. */
-static inline void clof_wake_(const void *p)
+static inline void clof_wait_change_ptr(clof_wait_t *w, void *const *p,
+                                        void *seen)
 {
-    clof_park_bucket_t *b = clof_park_bucket_(p);
+    clof_wait_step_ptr(w, p, seen, CLOF_PARK_ANY_);
+}
+static inline void clof_wait_for_ptr(clof_wait_t *w, void *const *p,
+                                     void *seen, void *want)
+{
+    clof_wait_step_ptr(w, p, seen, (uint64_t)(uintptr_t)want);
+}
+
+static inline void clof_wake_bucket_(clof_park_bucket_t *b)
+{
     if (CLOF_UNLIKELY(clof_be_load_u32(&b->waiters, CLOF_MO_SEQ) != 0)) {
         clof_be_fetch_add_u32(&b->seq, 1, CLOF_MO_SEQ);
         clof_be_futex_wake_all(&b->seq);
     }
 }
-#define clof_wake(p) clof_wake_((const void *)(p))
+
+/* Wake the threads parked on the word at p that wait for the value v or for
+ * any change.  Call after storing v to p with seq_cst order (the *_write_wake
+ * helpers of atomic.h do both).  Costs two loads when nobody is parked. */
+static inline void clof_wake_value_(const void *p, uint64_t v)
+{
+    clof_wake_bucket_(clof_park_bucket_(p, v));
+    clof_wake_bucket_(clof_park_bucket_(p, CLOF_PARK_ANY_));
+}
+/* Wake the threads waiting for any change of the word at p. */
+#define clof_wake(p) clof_wake_bucket_(clof_park_bucket_((const void *)(p), CLOF_PARK_ANY_))
+#define clof_wake_value(p, v) clof_wake_value_((const void *)(p), (uint64_t)(v))
+
+/* Nudge: wake, without writing anything, the threads parked until the word
+ * at p holds v -- "your turn is next, be running when it comes".  A lock
+ * calls it for the next-but-one waiter at a hand-over (or the next one at an
+ * acquire), so the futex wake-up latency overlaps a critical section instead
+ * of following it.  Only hashes p: safe on memory that may be gone. */
+#define clof_nudge(p, v) clof_wake_bucket_(clof_park_bucket_((const void *)(p), (uint64_t)(v)))
 
 #endif /* policy */
 

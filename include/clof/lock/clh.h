@@ -29,8 +29,11 @@
  *     await on the predecessor node (acquire), release for the node init.
  *   await pred->locked == 0 acquire: pairs with the predecessor's waking
  *     (release) store in release.
- *   release: one waking write of 0 to my node; the node bookkeeping in the
- *     context is thread-private (plain fields).
+ *   release: a wakeable store of 0 to my node (seq_cst under spin-park),
+ *     then a seq_cst read of tail: a successor that swaps in after that read
+ *     reads my node after our store and never parks, so the wake is needed
+ *     only when tail moved.  The node bookkeeping in the context is private
+ *     to the holder (plain fields).
  */
 #ifndef CLOF_LOCK_CLH_H
 #define CLOF_LOCK_CLH_H
@@ -77,7 +80,11 @@ static inline void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
     clof_clh_node_t *pred = clof_atomicptr_xchg(&l->tail, me);
     if (pred == NULL)
         pred = &l->first;
-    clof_atomic32_await_eq_acq(&pred->locked, 0);
+    if (clof_atomic32_read_acq(&pred->locked) != 0) {
+        clof_atomic32_await_eq_acq(&pred->locked, 0);
+        /* contended: my successor is next, let it be running at my release */
+        clof_atomic32_nudge(&me->locked, 0);
+    }
     c->node = me;
     c->pred = pred;
 }
@@ -103,7 +110,9 @@ static inline void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
     (void)l;
     clof_clh_node_t *me = c->node;
     c->node = c->pred; /* take over the predecessor's node */
-    clof_atomic32_write_wake(&me->locked, 0);
+    clof_atomic32_write_wakeable(&me->locked, 0);
+    if (clof_atomicptr_read(&l->tail) != me) /* a successor may be parked */
+        clof_atomic32_wake(&me->locked, 0);
 }
 
 static inline bool clof_clh_has_waiters(clof_clh_t *l, clof_clh_ctx_t *c)

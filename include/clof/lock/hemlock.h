@@ -62,6 +62,8 @@ static inline void clof_hemlock_acquire(clof_hemlock_t *l,
         return;
     clof_atomicptr_await_eq_acq(&pred->grant, l);
     clof_atomicptr_write_wake(&pred->grant, (clof_hemlock_t *)NULL);
+    /* my successor (if any) is next: let it be running at my release */
+    clof_atomicptr_nudge(&c->grant, l);
 }
 
 static inline bool clof_hemlock_tryacquire(clof_hemlock_t *l,

@@ -70,6 +70,7 @@ static inline void clof_hemlock_ctr_acquire(clof_hemlock_ctr_t *l,
                                               (clof_hemlock_t *)NULL)) != l)
         clof_atomicptr_wait(&w, &pred->grant, seen);
     clof_wake(&pred->grant); /* the releaser may be parked on the ack */
+    clof_wake(&c->grant);    /* nudge my successor (it polls by change) */
 #else
     clof_hemlock_acquire(l, c);
 #endif

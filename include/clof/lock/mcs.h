@@ -25,6 +25,8 @@
  *     tail publishes the critical section to the next exchanger; the hand-off
  *     is a waking write.  After it the node of the successor is not touched
  *     (clof_wake only hashes its address).
+ *   next->next is read relaxed before the hand-off: it is only a hint for
+ *     the nudge, which hashes the address and never dereferences it.
  *   tryacquire: one seq_cst cmpxchg (acquire + node publication as above).
  */
 #ifndef CLOF_LOCK_MCS_H
@@ -80,7 +82,11 @@ static inline void clof_mcs_release(clof_mcs_t *l, clof_mcs_ctx_t *c)
             return;
         next = clof_atomicptr_await_neq_acq(&c->next, (clof_mcs_ctx_t *)NULL);
     }
+    /* next is still waiting, so its node is alive: read its successor now */
+    clof_mcs_ctx_t *after = clof_atomicptr_read_rlx(&next->next);
     clof_atomic32_write_wake(&next->locked, 0);
+    if (after) /* be running when the lock reaches you (hashes only) */
+        clof_atomic32_nudge(&after->locked, 0);
 }
 
 static inline bool clof_mcs_has_waiters(clof_mcs_t *l, clof_mcs_ctx_t *c)

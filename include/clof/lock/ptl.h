@@ -20,6 +20,9 @@
  *   owner_ticket is written and read only by the holder (relaxed): the next
  *     holder reads it after acquiring, i.e. after the release that follows
  *     the write, so it is ordered by the slot's release/acquire pair.
+ *   release: the slot store is wakeable (seq_cst under spin-park) and the
+ *     seq_cst read of request decides whether anyone holds that ticket, as
+ *     in ticket.h.
  *   tryacquire: acquire read of the slot (the synchronizing read), then a
  *     relaxed compare-exchange on request claims that same ticket.
  */
@@ -82,7 +85,14 @@ static inline void clof_ptl_release(clof_ptl_t *l, clof_ptl_ctx_t *c)
 {
     (void)c;
     uint32_t t = clof_atomic32_read_rlx(&l->owner_ticket) + 1;
-    clof_atomic32_write_wake(&l->slot[t % CLOF_PTL_SLOTS].grant, t);
+    clof_atomic32_write_wakeable(&l->slot[t % CLOF_PTL_SLOTS].grant, t);
+    uint32_t r = clof_atomic32_read(&l->request);
+    if (r != t) { /* ticket t is taken: wake it, nudge t+1 (see ticket.h) */
+        clof_atomic32_wake(&l->slot[t % CLOF_PTL_SLOTS].grant, t);
+        if (r - t > 1)
+            clof_atomic32_nudge(&l->slot[(t + 1) % CLOF_PTL_SLOTS].grant,
+                                t + 1);
+    }
 }
 
 static inline bool clof_ptl_has_waiters(clof_ptl_t *l, clof_ptl_ctx_t *c)

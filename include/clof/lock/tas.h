@@ -16,8 +16,11 @@
  *     a failed exchange publishes nothing new (it writes the 1 already there).
  *   release is a waking write (release order at least): it publishes the
  *     critical section to the next winner.
- *   waiters: relaxed increments/decrements and relaxed read in has_waiters:
- *     the count is advisory (a hint for composition), it orders no data.
+ *   waiters: seq_cst increment before the first wait, relaxed decrement,
+ *     relaxed read in has_waiters (advisory: a hint for composition).  The
+ *     release stores 0 (seq_cst under spin-park) and reads waiters (seq_cst):
+ *     a thread whose increment follows that read will see the 0 before it
+ *     can park, so the release wakes only when waiters != 0.
  */
 #ifndef CLOF_LOCK_TAS_H
 #define CLOF_LOCK_TAS_H
@@ -49,7 +52,7 @@ static inline void clof_tas_acquire(clof_tas_t *l, clof_tas_ctx_t *c)
     if (CLOF_LIKELY(clof_atomic32_xchg_acq(&l->state, 1) == 0))
         return;
     clof_wait_t w = CLOF_WAIT_INIT;
-    clof_atomic32_inc_rlx(&l->waiters);
+    clof_atomic32_inc(&l->waiters);
     do {
         clof_atomic32_wait(&w, &l->state, 1);
     } while (clof_atomic32_xchg_acq(&l->state, 1) != 0);
@@ -65,7 +68,9 @@ static inline bool clof_tas_tryacquire(clof_tas_t *l, clof_tas_ctx_t *c)
 static inline void clof_tas_release(clof_tas_t *l, clof_tas_ctx_t *c)
 {
     (void)c;
-    clof_atomic32_write_wake(&l->state, 0);
+    clof_atomic32_write_wakeable(&l->state, 0);
+    if (clof_atomic32_read(&l->waiters) != 0) /* contended path only */
+        clof_atomic32_wake(&l->state, 0);
 }
 
 static inline bool clof_tas_has_waiters(clof_tas_t *l, clof_tas_ctx_t *c)

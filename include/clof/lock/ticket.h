@@ -16,7 +16,14 @@
  *     owner == ticket is acquire and reads the previous release's store.
  *   owner is written only by the holder, so the holder's relaxed read of it
  *     in release reads its own predecessor's store (already acquired);
- *     the increment is a waking write (release at least).
+ *     the increment is a wakeable store (release at least; seq_cst under
+ *     spin-park) followed by a seq_cst read of next: a thread that takes
+ *     ticket o after that read finds owner == o without parking (its
+ *     fetch-add and the read are ordered after our store in the seq_cst
+ *     order), so the wake is needed only when next != o.
+ * Waiting: a waiter parks keyed by its ticket, so a release wakes exactly the
+ *   next ticket; it also nudges the ticket after it, which is then running
+ *   when its turn comes (wait.h, clof_nudge).
  *   tryacquire reads owner with acquire (that read is what synchronizes with
  *     the previous release) and then claims the ticket with a relaxed
  *     compare-exchange on next: success implies owner == next == the ticket.
@@ -64,8 +71,14 @@ static inline bool clof_ticket_tryacquire(clof_ticket_t *l,
 static inline void clof_ticket_release(clof_ticket_t *l, clof_ticket_ctx_t *c)
 {
     (void)c;
-    uint32_t o = clof_atomic32_read_rlx(&l->owner);
-    clof_atomic32_write_wake(&l->owner, o + 1);
+    uint32_t o = clof_atomic32_read_rlx(&l->owner) + 1;
+    clof_atomic32_write_wakeable(&l->owner, o);
+    uint32_t n = clof_atomic32_read(&l->next);
+    if (n != o) {                          /* ticket o is taken: wake it */
+        clof_atomic32_wake(&l->owner, o);
+        if (n - o > 1)                     /* and o+1 is taken: nudge it */
+            clof_atomic32_nudge(&l->owner, o + 1);
+    }
 }
 
 static inline bool clof_ticket_has_waiters(clof_ticket_t *l,

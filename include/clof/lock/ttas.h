@@ -14,7 +14,8 @@
  *   the polling read is relaxed: it only decides when to retry; the
  *     exchange that wins is acquire and reads the releasing store.
  *   xchg_acq / release by a waking write: as for TAS.
- *   waiters: relaxed, advisory (see tas.h).
+ *   waiters: seq_cst increment, relaxed decrement; the release reads it to
+ *     skip the wake when nobody waits (see tas.h).
  */
 #ifndef CLOF_LOCK_TTAS_H
 #define CLOF_LOCK_TTAS_H
@@ -46,7 +47,7 @@ static inline void clof_ttas_init(clof_ttas_t *l)
 static inline void clof_ttas_slowpath_(clof_ttas_t *l, uint32_t delay,
                                        uint32_t max)
 {
-    clof_atomic32_inc_rlx(&l->waiters);
+    clof_atomic32_inc(&l->waiters);
     for (;;) {
         clof_atomic32_await_eq_rlx(&l->state, 0);
         if (clof_atomic32_xchg_acq(&l->state, 1) == 0)
@@ -76,7 +77,9 @@ static inline bool clof_ttas_tryacquire(clof_ttas_t *l, clof_ttas_ctx_t *c)
 static inline void clof_ttas_release(clof_ttas_t *l, clof_ttas_ctx_t *c)
 {
     (void)c;
-    clof_atomic32_write_wake(&l->state, 0);
+    clof_atomic32_write_wakeable(&l->state, 0);
+    if (clof_atomic32_read(&l->waiters) != 0) /* contended path only */
+        clof_atomic32_wake(&l->state, 0);
 }
 
 static inline bool clof_ttas_has_waiters(clof_ttas_t *l, clof_ttas_ctx_t *c)
