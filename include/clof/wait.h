@@ -74,6 +74,14 @@
 #define CLOF_WAIT_POLICY_NAME "spin-park"
 #endif
 
+/* 1 when a waiter may be asleep, so a release must check whether to wake
+ * (locks skip their wake-up gate entirely when it is 0). */
+#if defined(CLOF_WAIT_SPIN)
+#define CLOF_WAIT_CAN_PARK 0
+#else
+#define CLOF_WAIT_CAN_PARK 1
+#endif
+
 /* The order of a waking write's store (see atomic.h *_write_wake). */
 #if defined(CLOF_WAIT_SPIN_PARK) && !defined(CLOF_BE_HAS_AWAIT)
 #define CLOF_WAKE_STORE_MO CLOF_MO_SEQ

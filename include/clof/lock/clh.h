@@ -70,7 +70,10 @@ static inline void clof_clh_init(clof_clh_t *l)
 
 static inline clof_clh_node_t *clof_clh_mynode_(clof_clh_ctx_t *c)
 {
-    return c->node ? c->node : &c->own;
+    clof_clh_node_t *me = c->node;
+    if (CLOF_UNLIKELY(me == NULL)) /* a fresh (zero) context */
+        me = c->node = &c->own;
+    return me;
 }
 
 static inline void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
@@ -85,7 +88,6 @@ static inline void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
         /* contended: my successor is next, let it be running at my release */
         clof_atomic32_nudge(&me->locked, 0);
     }
-    c->node = me;
     c->pred = pred;
 }
 
@@ -100,7 +102,6 @@ static inline bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
     if (clof_atomicptr_cmpxchg(&l->tail, t, me) != t)
         return false;
     clof_atomic32_await_eq_acq(&pred->locked, 0); /* immediate but for ABA */
-    c->node = me;
     c->pred = pred;
     return true;
 }
@@ -111,7 +112,7 @@ static inline void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
     clof_clh_node_t *me = c->node;
     c->node = c->pred; /* take over the predecessor's node */
     clof_atomic32_write_wakeable(&me->locked, 0);
-    if (clof_atomicptr_read(&l->tail) != me) /* a successor may be parked */
+    if (CLOF_WAIT_CAN_PARK && clof_atomicptr_read(&l->tail) != me)
         clof_atomic32_wake(&me->locked, 0);
 }
 

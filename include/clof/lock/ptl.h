@@ -86,6 +86,8 @@ static inline void clof_ptl_release(clof_ptl_t *l, clof_ptl_ctx_t *c)
     (void)c;
     uint32_t t = clof_atomic32_read_rlx(&l->owner_ticket) + 1;
     clof_atomic32_write_wakeable(&l->slot[t % CLOF_PTL_SLOTS].grant, t);
+    if (!CLOF_WAIT_CAN_PARK)
+        return;
     uint32_t r = clof_atomic32_read(&l->request);
     if (r != t) { /* ticket t is taken: wake it, nudge t+1 (see ticket.h) */
         clof_atomic32_wake(&l->slot[t % CLOF_PTL_SLOTS].grant, t);

@@ -69,7 +69,7 @@ static inline void clof_tas_release(clof_tas_t *l, clof_tas_ctx_t *c)
 {
     (void)c;
     clof_atomic32_write_wakeable(&l->state, 0);
-    if (clof_atomic32_read(&l->waiters) != 0) /* contended path only */
+    if (CLOF_WAIT_CAN_PARK && clof_atomic32_read(&l->waiters) != 0)
         clof_atomic32_wake(&l->state, 0);
 }
 

@@ -16,8 +16,9 @@
  *     owner == ticket is acquire and reads the previous release's store.
  *   owner is written only by the holder, so the holder's relaxed read of it
  *     in release reads its own predecessor's store (already acquired);
- *     the increment is a wakeable store (release at least; seq_cst under
- *     spin-park) followed by a seq_cst read of next: a thread that takes
+ *     under `spin` the increment is a release store; under spin-park it is
+ *     a seq_cst increment (the holder is the only writer) followed by a
+ *     seq_cst read of next: a thread that takes
  *     ticket o after that read finds owner == o without parking (its
  *     fetch-add and the read are ordered after our store in the seq_cst
  *     order), so the wake is needed only when next != o.
@@ -71,8 +72,14 @@ static inline bool clof_ticket_tryacquire(clof_ticket_t *l,
 static inline void clof_ticket_release(clof_ticket_t *l, clof_ticket_ctx_t *c)
 {
     (void)c;
-    uint32_t o = clof_atomic32_read_rlx(&l->owner) + 1;
-    clof_atomic32_write_wakeable(&l->owner, o);
+    if (!CLOF_WAIT_CAN_PARK) {
+        uint32_t o = clof_atomic32_read_rlx(&l->owner);
+        clof_atomic32_write_rel(&l->owner, o + 1);
+        return;
+    }
+    /* only the holder writes owner, so a seq_cst increment is the wakeable
+     * store (and one instruction on x86) */
+    uint32_t o = clof_atomic32_get_inc(&l->owner) + 1;
     uint32_t n = clof_atomic32_read(&l->next);
     if (n != o) {                          /* ticket o is taken: wake it */
         clof_atomic32_wake(&l->owner, o);

@@ -78,7 +78,7 @@ static inline void clof_ttas_release(clof_ttas_t *l, clof_ttas_ctx_t *c)
 {
     (void)c;
     clof_atomic32_write_wakeable(&l->state, 0);
-    if (clof_atomic32_read(&l->waiters) != 0) /* contended path only */
+    if (CLOF_WAIT_CAN_PARK && clof_atomic32_read(&l->waiters) != 0)
         clof_atomic32_wake(&l->state, 0);
 }
 

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Uncontended cost of every lock, deterministic: callgrind instructions per
+# acquire+release pair on one thread.
+#
+# For each lock, clof-uncontended runs under `valgrind --tool=callgrind`
+# with N = 0 and N = ITERS pairs; instructions per pair = (Ir(N) - Ir(0)) / N
+# (so program start-up and exit cancel out; the loop's own increment,
+# compare and branch, about 3 instructions, stay in every lock's figure).
+# Prints a Markdown table, with the ratio to Concurrency Kit's same lock
+# where one exists (mcs/ck-mcs, clh/ck-clh, ticket/ck-ticket, tas/ck-fas),
+# and writes the raw numbers to results/callgrind-<date>.csv.
+#
+# usage: bench/callgrind.sh [--bin DIR] [--iters N] [--locks "a b .."] [--out FILE]
+#   --bin DIR    where clof-uncontended is (default: build/bin, or $CLOF_BIN)
+#   --iters N    pairs in the measured run (default 100000)
+#   --locks L    space-separated lock names (default: all of --list)
+#   --out FILE   CSV path (default: results/callgrind-<date>.csv)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="${CLOF_BIN:-$root/build/bin}"
+iters=100000
+locks=""
+out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bin) bin="$2"; shift 2 ;;
+    --iters) iters="$2"; shift 2 ;;
+    --locks) locks="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    *) echo "callgrind.sh: unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+case "$iters" in ''|*[!0-9]*|0) echo "callgrind.sh: --iters must be a positive integer" >&2; exit 2 ;; esac
+
+prog="$bin/clof-uncontended"
+if [ ! -x "$prog" ]; then
+  echo "callgrind.sh: $prog not found; build first:" >&2
+  echo "  cmake -S $root -B $root/build && cmake --build $root/build -j" >&2
+  exit 2
+fi
+command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind not installed (scripts/deps.sh)" >&2; exit 2; }
+
+[ -n "$locks" ] || locks="$("$prog" --list | tr '\n' ' ')"
+stamp="$(date +%Y%m%d-%H%M%S)"
+[ -n "$out" ] || { mkdir -p "$root/results"; out="$root/results/callgrind-$stamp.csv"; }
+info="$("$prog" --info)"
+compiler="$(sed -n 's/^compiler=//p' <<<"$info")"
+policy="$(sed -n 's/^wait_policy=//p' <<<"$info")"
+vg="$(valgrind --version)"
+cpu_model="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+machine="${cpu_model:-unknown} / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -srm)"
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+# A fixed environment: no inherited variables, no address randomisation, so
+# that two runs of the script count the same instructions.
+norand=()
+if setarch "$(uname -m)" -R true 2>/dev/null; then norand=(setarch "$(uname -m)" -R); fi
+ir() { # lock iters -> Ir
+  local f="$tmp/cg.$1.$2"
+  env -i PATH=/usr/bin:/bin LC_ALL=C "${norand[@]}" \
+    valgrind --tool=callgrind --callgrind-out-file="$f" \
+    "$prog" --lock "$1" --iters "$2" >/dev/null 2>"$f.log" ||
+    { echo "callgrind.sh: valgrind failed for $1 (N=$2):" >&2; cat "$f.log" >&2; exit 1; }
+  sed -n 's/^summary: //p' "$f"
+}
+
+peer_of() {
+  case "$1" in
+    mcs) echo ck-mcs ;; clh) echo ck-clh ;; ticket) echo ck-ticket ;; tas) echo ck-fas ;;
+    *) echo "" ;;
+  esac
+}
+
+declare -A ipp ir0 irn
+for l in $locks; do
+  a="$(ir "$l" 0)"; b="$(ir "$l" "$iters")"
+  ir0[$l]=$a; irn[$l]=$b
+  ipp[$l]="$(awk -v a="$a" -v b="$b" -v n="$iters" 'BEGIN{printf "%.2f", (b-a)/n}')"
+done
+
+echo "lock,ir_0,ir_n,iters,instr_per_pair,peer,peer_instr_per_pair,ratio,compiler,wait_policy,valgrind,machine" >"$out"
+echo "## Uncontended cost: callgrind instructions per acquire+release pair"
+echo
+echo "Callgrind instruction counts (Ir), not time: (Ir(N) - Ir(0)) / N with N = $iters,"
+echo "one thread, $compiler, waiting policy $policy, $vg, on $machine."
+echo "Ratio = this lock / Concurrency Kit's same lock (tas is compared with ck-fas)."
+echo
+echo "| lock | instr/pair | ck peer | peer instr/pair | ratio |"
+echo "|---|---:|---|---:|---:|"
+for l in $locks; do
+  p="$(peer_of "$l")"; pv=""; ratio=""
+  if [ -n "$p" ]; then
+    if [ -z "${ipp[$p]:-}" ]; then pv="$(awk -v a="$(ir "$p" 0)" -v b="$(ir "$p" "$iters")" -v n="$iters" 'BEGIN{printf "%.2f", (b-a)/n}')"; ipp[$p]=$pv; fi
+    pv="${ipp[$p]}"
+    ratio="$(awk -v x="${ipp[$l]}" -v y="$pv" 'BEGIN{ if (y > 0) printf "%.2f", x/y }')"
+  fi
+  echo "| $l | ${ipp[$l]} | ${p:--} | ${pv:--} | ${ratio:--} |"
+  echo "$l,${ir0[$l]},${irn[$l]},$iters,${ipp[$l]},$p,$pv,$ratio,\"$compiler\",$policy,$vg,\"$machine\"" >>"$out"
+done
+echo
+echo "Raw numbers: ${out#$root/}"

@@ -1,0 +1,830 @@
+/*
+ * clof-bench -- the lock microbenchmark (LBench-like; see bench/README.md).
+ *
+ * T threads loop: acquire one shared lock, read and write K shared cache
+ * lines, release, then do calibrated non-critical work.  After a start
+ * barrier the run lasts a fixed duration; then a stop flag ends it.
+ * Reported: total throughput, per-thread counts, fairness (relative
+ * standard deviation of the per-thread counts), sampled acquire latency
+ * (P50, P99) and the handovers between threads (with the cpus of the
+ * previous and the new owner, so that they can be classified by level of a
+ * hierarchy).  A non-atomic counter in the critical section checks mutual
+ * exclusion.
+ *
+ * The measured loop has no indirect call: one thread function per lock is
+ * generated from BENCH_LOCKS (bench_locks.h) and chosen once at start-up.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/rseq.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench_locks.h"
+#include "bench_util.h"
+
+#define BENCH_MAX_THREADS 4096
+#define BENCH_MAX_LINES 4096
+#define BENCH_SAMPLE_CAP 8192u      /* latency samples kept per thread */
+#define BENCH_PAIR_MAX_CPUS 256     /* handover matrix up to this many cpus */
+#define BENCH_NO_OWNER UINT64_MAX
+
+#define BENCH_INLINE static inline __attribute__((always_inline))
+
+/* ---- parameters ----------------------------------------------------------- */
+
+typedef struct {
+    int lock;             /* index in bench_lock_names */
+    int threads;
+    double duration_s;
+    int cs_lines;
+    double non_cs_ns;
+    bool non_cs_fixed;    /* exactly non_cs_ns each time (default: uniform
+                             in [0, 2*non_cs_ns], mean non_cs_ns) */
+    bool pin;
+    bool json;
+    uint64_t seed;
+    int repeat;
+    uint64_t sample_every; /* power of two */
+    const char *label;
+    double join_timeout_s;
+} params_t;
+
+/* ---- shared state ---------------------------------------------------------- */
+
+/* A shared cache line of the critical section.  Line 0 also carries the
+ * mutual-exclusion counter (v[0]) and the last owner (v[1]:
+ * thread id << 32 | cpu). */
+typedef struct {
+    uint64_t v[BENCH_CACHELINE / 8];
+} __attribute__((aligned(BENCH_CACHELINE))) cs_line_t;
+
+typedef struct {
+    bench_lock_u lock;
+    struct {
+        uint32_t v;
+    } BENCH_ALIGNED stop;
+    struct {
+        uint32_t ready;
+        uint32_t go;
+    } BENCH_ALIGNED barrier;
+    cs_line_t *lines; /* cs_lines of them */
+    int cs_lines;
+} BENCH_ALIGNED shared_t;
+
+/* How the cpu of an owner is known.  CPU_VIRTUAL is where an emulated
+ * topology will put its thread -> virtual-cpu assignment. */
+enum { CPU_OS = 0, CPU_FIXED = 1 };
+
+typedef struct {
+    uint64_t count; /* iterations done; written by the owner, read at stop */
+    shared_t *sh;
+    int id;
+    int cpu_mode;
+    int fixed_cpu;
+    uint32_t ncpu_ids;      /* dimension of pairs */
+    uint64_t rng;
+    uint32_t noncs_range;   /* non-CS iterations drawn from [0, range) */
+    uint32_t noncs_fixed;   /* or exactly this many (when range == 0) */
+    uint64_t sample_mask;   /* sample when (n & mask) == mask */
+    uint64_t *samples;
+    uint32_t nsamples;
+    uint64_t handovers;     /* acquisitions that followed another thread's */
+    uint64_t handover_same_cpu;
+    uint64_t *pairs;        /* [prev cpu * ncpu_ids + cpu] handover counts */
+    uint64_t cpu_unknown;   /* handovers whose cpus fell outside pairs */
+    bench_ctx_u ctx;
+    pthread_t tid;
+} BENCH_ALIGNED thread_t;
+
+/* ---- the pieces of the loop (all inlined into each lock's loop) ------------ */
+
+static size_t bench_rseq_off;
+static bool bench_rseq_ok;
+
+BENCH_INLINE int bench_os_cpu(void)
+{
+    if (CLOF_LIKELY(bench_rseq_ok)) {
+        const struct rseq *rs =
+            (const struct rseq *)((char *)__builtin_thread_pointer() +
+                                  bench_rseq_off);
+        return (int)__atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED);
+    }
+    return sched_getcpu();
+}
+
+BENCH_INLINE int bench_cpu(const thread_t *t)
+{
+    return t->cpu_mode == CPU_FIXED ? t->fixed_cpu : bench_os_cpu();
+}
+
+BENCH_INLINE uint64_t bench_rand(uint64_t *s)
+{
+    /* xorshift64* */
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* The calibrated unit of non-critical work: a dependent multiply chain the
+ * compiler cannot remove. */
+BENCH_INLINE void bench_spin(uint32_t n)
+{
+    uint64_t x = n;
+    for (uint32_t i = 0; i < n; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        __asm__ volatile("" : "+r"(x));
+    }
+}
+
+BENCH_INLINE void bench_noncs(thread_t *t)
+{
+    if (t->noncs_range) {
+        uint64_t r = bench_rand(&t->rng) >> 32;
+        bench_spin((uint32_t)((r * t->noncs_range) >> 32));
+    } else if (t->noncs_fixed) {
+        bench_spin(t->noncs_fixed);
+    }
+}
+
+/* The critical section: read and write every shared line, note the owner.
+ * Returns the previous owner. */
+BENCH_INLINE uint64_t bench_cs(shared_t *sh, uint64_t me)
+{
+    cs_line_t *ln = sh->lines;
+    uint64_t prev = ln[0].v[1];
+    ln[0].v[1] = me;
+    ln[0].v[0]++;
+    for (int k = 1; k < sh->cs_lines; k++)
+        ln[k].v[0]++;
+    __asm__ volatile("" ::: "memory");
+    return prev;
+}
+
+/* After the release: classify the handover the critical section saw. */
+BENCH_INLINE void bench_handover(thread_t *t, uint64_t prev, uint32_t cpu)
+{
+    if (prev == BENCH_NO_OWNER || (uint32_t)(prev >> 32) == (uint32_t)t->id)
+        return;
+    uint32_t pcpu = (uint32_t)prev;
+    t->handovers++;
+    t->handover_same_cpu += (pcpu == cpu);
+    if (t->pairs && pcpu < t->ncpu_ids && cpu < t->ncpu_ids)
+        t->pairs[(size_t)pcpu * t->ncpu_ids + cpu]++;
+    else
+        t->cpu_unknown++;
+}
+
+static void bench_sample_add(thread_t *t, uint64_t ns)
+{
+    t->samples[t->nsamples++] = ns;
+    if (t->nsamples == BENCH_SAMPLE_CAP) {
+        /* keep every other sample (those at the doubled stride) */
+        for (uint32_t i = 0; i < BENCH_SAMPLE_CAP / 2; i++)
+            t->samples[i] = t->samples[2 * i + 1];
+        t->nsamples = BENCH_SAMPLE_CAP / 2;
+        t->sample_mask = 2 * t->sample_mask + 1;
+    }
+}
+
+static void bench_thread_start(thread_t *t)
+{
+    shared_t *sh = t->sh;
+    __atomic_fetch_add(&sh->barrier.ready, 1, __ATOMIC_SEQ_CST);
+    while (!__atomic_load_n(&sh->barrier.go, __ATOMIC_ACQUIRE))
+        sched_yield();
+}
+
+/* One loop per lock.  `me` is recomputed from the cpu each iteration (the
+ * thread may migrate unless pinned). */
+#define BENCH_LOOP_(lk, LK)                                                    \
+    static void *bench_thread_##lk(void *arg)                                  \
+    {                                                                          \
+        thread_t *t = arg;                                                     \
+        shared_t *sh = t->sh;                                                  \
+        bl_##lk##_lock_t *l = &sh->lock.lk;                                    \
+        bl_##lk##_ctx_t *c = &t->ctx.lk;                                       \
+        bl_##lk##_ctx_init(l, c);                                              \
+        const uint64_t tag = (uint64_t)(uint32_t)t->id << 32;                  \
+        uint64_t n = 0;                                                        \
+        bench_thread_start(t);                                                 \
+        while (!__atomic_load_n(&sh->stop.v, __ATOMIC_RELAXED)) {              \
+            uint64_t prev;                                                     \
+            uint32_t cpu;                                                      \
+            if (CLOF_UNLIKELY((n & t->sample_mask) == t->sample_mask)) {       \
+                uint64_t t0 = bench_ticks();                                   \
+                bl_##lk##_acquire(l, c);                                       \
+                uint64_t t1 = bench_ticks();                                   \
+                cpu = (uint32_t)bench_cpu(t);                                  \
+                prev = bench_cs(sh, tag | cpu);                                \
+                bl_##lk##_release(l, c);                                       \
+                bench_sample_add(t, t1 - t0);                                  \
+            } else {                                                           \
+                bl_##lk##_acquire(l, c);                                       \
+                cpu = (uint32_t)bench_cpu(t);                                  \
+                prev = bench_cs(sh, tag | cpu);                                \
+                bl_##lk##_release(l, c);                                       \
+            }                                                                  \
+            bench_handover(t, prev, cpu);                                      \
+            n++;                                                               \
+            __atomic_store_n(&t->count, n, __ATOMIC_RELAXED);                  \
+            bench_noncs(t);                                                    \
+        }                                                                      \
+        return NULL;                                                           \
+    }                                                                          \
+    static void bench_init_##lk(shared_t *sh)                                  \
+    {                                                                          \
+        bl_##lk##_init(&sh->lock.lk);                                          \
+    }
+BENCH_LOCKS(BENCH_LOOP_)
+#undef BENCH_LOOP_
+
+static void *(*const bench_threads[BENCH_NLOCKS])(void *) = {
+#define X(id, ID) bench_thread_##id,
+    BENCH_LOCKS(X)
+#undef X
+};
+static void (*const bench_inits[BENCH_NLOCKS])(shared_t *) = {
+#define X(id, ID) bench_init_##id,
+    BENCH_LOCKS(X)
+#undef X
+};
+
+/* ---- calibration ------------------------------------------------------------ */
+
+static double bench_spin_ns_per_iter; /* calibrated at start-up */
+static double bench_clock_overhead_ns;
+
+static void __attribute__((noinline)) bench_spin_outlined(uint32_t n)
+{
+    bench_spin(n);
+}
+
+static void bench_calibrate(void)
+{
+    const uint32_t n = 200000;
+    double best = 1e30;
+    bench_spin_outlined(n); /* warm up */
+    for (int i = 0; i < 9; i++) {
+        uint64_t t0 = bench_now_ns();
+        bench_spin_outlined(n);
+        uint64_t t1 = bench_now_ns();
+        double ns = (double)(t1 - t0) / n;
+        if (ns < best)
+            best = ns;
+    }
+    bench_spin_ns_per_iter = best > 0 ? best : 0.25;
+
+    bench_ticks_calibrate(10.0);
+    uint64_t bestc = UINT64_MAX;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t t0 = bench_ticks();
+        uint64_t t1 = bench_ticks();
+        if (t1 - t0 < bestc)
+            bestc = t1 - t0;
+    }
+    bench_clock_overhead_ns = (double)bestc / bench_ticks_per_ns;
+}
+
+/* ---- one run ------------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t lat;
+    uint64_t weight;
+} wsample_t;
+
+static int wsample_cmp(const void *a, const void *b)
+{
+    const wsample_t *x = a, *y = b;
+    return (x->lat > y->lat) - (x->lat < y->lat);
+}
+
+static double wquantile(const wsample_t *s, size_t n, uint64_t total, double q)
+{
+    if (n == 0)
+        return NAN;
+    double target = q * (double)total;
+    uint64_t acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        acc += s[i].weight;
+        if ((double)acc >= target)
+            return (double)s[i].lat;
+    }
+    return (double)s[n - 1].lat;
+}
+
+typedef struct {
+    double duration_s;
+    uint64_t total;
+    uint64_t *per_thread;
+    double ops_per_s;
+    double rstd;
+    double p50, p99;
+    uint64_t nsamples;
+    uint64_t handovers, same_cpu, cpu_unknown;
+    uint64_t *pairs; /* summed over threads, or NULL */
+    uint32_t ncpu_ids;
+} result_t;
+
+static void *xaligned(size_t align, size_t size)
+{
+    size = (size + align - 1) / align * align;
+    void *p = aligned_alloc(align, size);
+    if (!p) {
+        fprintf(stderr, "clof-bench: out of memory\n");
+        exit(1);
+    }
+    memset(p, 0, size);
+    return p;
+}
+
+static int bench_allowed_cpus(int *cpus, int max)
+{
+    cpu_set_t set;
+    int n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+            if (CPU_ISSET(c, &set))
+                cpus[n++] = c;
+    }
+    if (n == 0) {
+        long on = sysconf(_SC_NPROCESSORS_ONLN);
+        for (int c = 0; c < on && n < max; c++)
+            cpus[n++] = c;
+    }
+    return n;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec ts;
+    ts.tv_sec = (time_t)s;
+    ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+static int bench_run(const params_t *p, int run, result_t *r)
+{
+    int T = p->threads;
+    shared_t *sh = xaligned(128, sizeof *sh);
+    sh->cs_lines = p->cs_lines;
+    sh->lines = xaligned(128, sizeof(cs_line_t) * (size_t)p->cs_lines);
+    sh->lines[0].v[1] = BENCH_NO_OWNER;
+    bench_inits[p->lock](sh);
+
+    thread_t *th = xaligned(128, sizeof *th * (size_t)T);
+    long nconf = sysconf(_SC_NPROCESSORS_CONF);
+    uint32_t ncpu_ids = (nconf > 0 && nconf <= BENCH_PAIR_MAX_CPUS)
+                            ? (uint32_t)nconf
+                            : 0;
+    static int cpus[CPU_SETSIZE];
+    int ncpus = bench_allowed_cpus(cpus, CPU_SETSIZE);
+
+    double iters = p->non_cs_ns / bench_spin_ns_per_iter;
+    for (int i = 0; i < T; i++) {
+        thread_t *t = &th[i];
+        t->sh = sh;
+        t->id = i;
+        t->cpu_mode = p->pin ? CPU_FIXED : CPU_OS;
+        t->fixed_cpu = p->pin ? cpus[i % ncpus] : -1;
+        t->rng = p->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)i * 0xBF58476D1CE4E5B9ULL +
+                 (uint64_t)run * 0x94D049BB133111EBULL + 1;
+        if (t->rng == 0)
+            t->rng = 1;
+        if (p->non_cs_fixed || iters < 0.5) {
+            t->noncs_range = 0;
+            t->noncs_fixed = (uint32_t)llround(iters);
+        } else {
+            t->noncs_range = (uint32_t)llround(2.0 * iters) + 1;
+        }
+        t->sample_mask = p->sample_every - 1;
+        t->samples = xaligned(64, sizeof(uint64_t) * BENCH_SAMPLE_CAP);
+        t->ncpu_ids = ncpu_ids;
+        if (ncpu_ids)
+            t->pairs = xaligned(64, sizeof(uint64_t) * ncpu_ids * ncpu_ids);
+    }
+
+    for (int i = 0; i < T; i++) {
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        if (p->pin) {
+            cpu_set_t set;
+            CPU_ZERO(&set);
+            CPU_SET(th[i].fixed_cpu, &set);
+            if (pthread_attr_setaffinity_np(&attr, sizeof set, &set) != 0) {
+                fprintf(stderr, "clof-bench: cannot pin to cpu %d\n",
+                        th[i].fixed_cpu);
+                return 1;
+            }
+        }
+        int e = pthread_create(&th[i].tid, &attr, bench_threads[p->lock],
+                               &th[i]);
+        pthread_attr_destroy(&attr);
+        if (e != 0) {
+            fprintf(stderr, "clof-bench: pthread_create: %s\n", strerror(e));
+            return 1;
+        }
+    }
+
+    while (__atomic_load_n(&sh->barrier.ready, __ATOMIC_SEQ_CST) !=
+           (uint32_t)T)
+        sleep_s(50e-6);
+    uint64_t t0 = bench_now_ns();
+    __atomic_store_n(&sh->barrier.go, 1, __ATOMIC_RELEASE);
+    sleep_s(p->duration_s);
+    uint64_t t1 = bench_now_ns();
+    r->per_thread = calloc((size_t)T, sizeof(uint64_t));
+    for (int i = 0; i < T; i++)
+        r->per_thread[i] = __atomic_load_n(&th[i].count, __ATOMIC_RELAXED);
+    __atomic_store_n(&sh->stop.v, 1, __ATOMIC_RELAXED);
+
+    /* Join, with a watchdog: a lock that loses a wake-up shows up here. */
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += (time_t)p->join_timeout_s;
+    for (int i = 0; i < T; i++) {
+        int e = pthread_timedjoin_np(th[i].tid, NULL, &dl);
+        if (e != 0) {
+            fprintf(stderr,
+                    "clof-bench: %s: thread %d did not stop within %.0f s "
+                    "after the end of the run (lost wake-up or deadlock?)\n",
+                    bench_lock_names[p->lock], i, p->join_timeout_s);
+            return 1;
+        }
+    }
+
+    /* Mutual exclusion: every line was incremented once per iteration. */
+    uint64_t sum = 0;
+    for (int i = 0; i < T; i++)
+        sum += th[i].count;
+    for (int k = 0; k < p->cs_lines; k++) {
+        if (sh->lines[k].v[0] != sum) {
+            fprintf(stderr,
+                    "clof-bench: %s: MUTUAL EXCLUSION VIOLATED: line %d "
+                    "counted %llu critical sections, threads counted %llu\n",
+                    bench_lock_names[p->lock], k,
+                    (unsigned long long)sh->lines[k].v[0],
+                    (unsigned long long)sum);
+            return 1;
+        }
+    }
+
+    /* Results over the measured interval (counts at the stop instant). */
+    r->duration_s = (double)(t1 - t0) / 1e9;
+    r->total = 0;
+    for (int i = 0; i < T; i++)
+        r->total += r->per_thread[i];
+    r->ops_per_s = (double)r->total / r->duration_s;
+    double mean = (double)r->total / T, var = 0;
+    for (int i = 0; i < T; i++) {
+        double d = (double)r->per_thread[i] - mean;
+        var += d * d;
+    }
+    var /= T;
+    r->rstd = mean > 0 ? sqrt(var) / mean : NAN;
+
+    size_t ns = 0;
+    for (int i = 0; i < T; i++)
+        ns += th[i].nsamples;
+    wsample_t *ws = malloc(sizeof *ws * (ns ? ns : 1));
+    size_t j = 0;
+    uint64_t wtotal = 0;
+    for (int i = 0; i < T; i++)
+        for (uint32_t k = 0; k < th[i].nsamples; k++) {
+            ws[j].lat = (uint64_t)llround((double)th[i].samples[k] /
+                                          bench_ticks_per_ns);
+            ws[j].weight = th[i].sample_mask + 1;
+            wtotal += ws[j].weight;
+            j++;
+        }
+    qsort(ws, ns, sizeof *ws, wsample_cmp);
+    r->p50 = wquantile(ws, ns, wtotal, 0.50);
+    r->p99 = wquantile(ws, ns, wtotal, 0.99);
+    r->nsamples = ns;
+    free(ws);
+
+    r->handovers = r->same_cpu = r->cpu_unknown = 0;
+    r->ncpu_ids = ncpu_ids;
+    r->pairs = ncpu_ids ? calloc((size_t)ncpu_ids * ncpu_ids, 8) : NULL;
+    for (int i = 0; i < T; i++) {
+        r->handovers += th[i].handovers;
+        r->same_cpu += th[i].handover_same_cpu;
+        r->cpu_unknown += th[i].cpu_unknown;
+        if (r->pairs)
+            for (size_t k = 0; k < (size_t)ncpu_ids * ncpu_ids; k++)
+                r->pairs[k] += th[i].pairs[k];
+        free(th[i].samples);
+        free(th[i].pairs);
+    }
+    free(th);
+    free(sh->lines);
+    free(sh);
+    return 0;
+}
+
+/* ---- output -------------------------------------------------------------------- */
+
+static bench_machine_t machine;
+
+static void print_human(const params_t *p, const result_t *r)
+{
+    char p50[32], p99[32], same[32];
+    if (isnan(r->p50))
+        snprintf(p50, sizeof p50, "-");
+    else
+        snprintf(p50, sizeof p50, "%.0f", r->p50);
+    if (isnan(r->p99))
+        snprintf(p99, sizeof p99, "-");
+    else
+        snprintf(p99, sizeof p99, "%.0f", r->p99);
+    if (r->handovers)
+        snprintf(same, sizeof same, "%.3f",
+                 (double)r->same_cpu / (double)r->handovers);
+    else
+        snprintf(same, sizeof same, "-");
+    printf("%-12s T=%-3d %10.3f Mops/s  rstd %.3f  p50 %6s ns  p99 %8s ns  "
+           "handovers/op %.3f  same-cpu %s\n",
+           bench_lock_names[p->lock], p->threads, r->ops_per_s / 1e6, r->rstd,
+           p50, p99,
+           r->total ? (double)r->handovers / (double)r->total : 0.0, same);
+}
+
+static void print_json(const params_t *p, int run, const result_t *r)
+{
+    FILE *f = stdout;
+    fputs("{\"lock\":", f);
+    bench_json_str(f, bench_lock_names[p->lock]);
+    fprintf(f, ",\"threads\":%d,\"duration_s\":", p->threads);
+    bench_json_num(f, r->duration_s);
+    fputs(",\"ops\":", f);
+    fprintf(f, "%llu", (unsigned long long)r->total);
+    fputs(",\"ops_per_s\":", f);
+    bench_json_num(f, r->ops_per_s);
+    fputs(",\"per_thread\":[", f);
+    for (int i = 0; i < p->threads; i++)
+        fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)r->per_thread[i]);
+    fputs("],\"fairness_rstd\":", f);
+    bench_json_num(f, r->rstd);
+    fputs(",\"p50_ns\":", f);
+    bench_json_num(f, r->p50);
+    fputs(",\"p99_ns\":", f);
+    bench_json_num(f, r->p99);
+    fprintf(f, ",\"latency_samples\":%llu", (unsigned long long)r->nsamples);
+    /* Only the system level is known until the topology is wired in: every
+     * handover stays inside the system's (single) cohort. */
+    fputs(",\"handover_local\":{\"system\":1}", f);
+    fprintf(f, ",\"handovers\":{\"count\":%llu,\"per_op\":",
+            (unsigned long long)r->handovers);
+    bench_json_num(f, r->total ? (double)r->handovers / (double)r->total : 0.0);
+    fputs(",\"same_cpu\":", f);
+    bench_json_num(f, r->handovers ? (double)r->same_cpu / (double)r->handovers
+                                   : NAN);
+    fprintf(f, ",\"cpu_unknown\":%llu}", (unsigned long long)r->cpu_unknown);
+    fputs(",\"topology\":{\"source\":\"none\",\"levels\":[\"system\"]}", f);
+    fputs(",\"simulated\":false,\"machine\":", f);
+    bench_machine_json(f, &machine);
+    fprintf(f, ",\"params\":{\"cs_lines\":%d,\"non_cs_ns\":", p->cs_lines);
+    bench_json_num(f, p->non_cs_ns);
+    fprintf(f, ",\"non_cs_dist\":\"%s\",\"pin\":%s,\"wait_policy\":",
+            p->non_cs_fixed ? "fixed" : "uniform", p->pin ? "true" : "false");
+    bench_json_str(f, BENCH_WAIT_POLICY);
+    fprintf(f, ",\"seed\":%llu,\"sample_every\":%llu,\"spin_ns_per_iter\":",
+            (unsigned long long)p->seed, (unsigned long long)p->sample_every);
+    bench_json_num(f, bench_spin_ns_per_iter);
+    fputs(",\"clock_overhead_ns\":", f);
+    bench_json_num(f, bench_clock_overhead_ns);
+    fputs(",\"latency_clock\":", f);
+    bench_json_str(f, BENCH_TICKS_SOURCE);
+    fputs(",\"duration_requested_s\":", f);
+    bench_json_num(f, p->duration_s);
+    fputs("},\"build\":{\"compiler\":", f);
+    bench_json_str(f, BENCH_COMPILER);
+    fputs(",\"clof_version\":", f);
+    bench_json_str(f, CLOF_VERSION_STRING);
+    fprintf(f, "},\"run\":%d", run);
+    if (p->label) {
+        fputs(",\"label\":", f);
+        bench_json_str(f, p->label);
+    }
+    fputs(",\"mutex_check\":\"ok\"}\n", f);
+    fflush(f);
+}
+
+/* ---- command line ---------------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+    fputs(
+        "usage: clof-bench --list\n"
+        "       clof-bench --lock NAME --threads N --duration SECONDS\n"
+        "                  [--cs-lines K] [--non-cs NS] [--non-cs-fixed] [--pin]\n"
+        "                  [--seed S] [--repeat R] [--sample-every N]\n"
+        "                  [--label TEXT] [--json]\n"
+        "                  [--emulate SHAPE | --topology FILE | --simulate PROFILE]\n"
+        "\n"
+        "  --list            print every lock name, one per line\n"
+        "  --lock NAME       the lock (see --list)\n"
+        "  --threads N       threads (default 1)\n"
+        "  --duration S      seconds per run, fractions allowed (default 1)\n"
+        "  --cs-lines K      shared cache lines read+written in the critical\n"
+        "                    section (default 2, at least 1)\n"
+        "  --non-cs NS       mean non-critical work per iteration in ns\n"
+        "                    (calibrated compute loop; default 100)\n"
+        "  --non-cs-fixed    exactly NS each iteration (default: uniform in\n"
+        "                    [0, 2*NS] drawn from the seeded per-thread PRNG)\n"
+        "  --pin             pin thread i to the i-th allowed cpu (mod count)\n"
+        "  --seed S          PRNG seed (default 1)\n"
+        "  --repeat R        run R times, one result per run (default 1)\n"
+        "  --sample-every N  time every N-th acquisition (power of two,\n"
+        "                    default 64; the stride doubles when a thread's\n"
+        "                    buffer of 8192 samples fills)\n"
+        "  --label TEXT      copied into the JSON record\n"
+        "  --json            one JSON object per run on stdout\n"
+        "  --emulate, --topology, --simulate  not yet supported\n"
+        "exit status: 0 ok, 1 failed run or check, 2 bad usage\n",
+        f);
+}
+
+static void die_usage(const char *msg, const char *arg)
+{
+    fprintf(stderr, "clof-bench: %s%s%s\n", msg, arg ? ": " : "",
+            arg ? arg : "");
+    fprintf(stderr, "try 'clof-bench --help'\n");
+    exit(2);
+}
+
+static double parse_double(const char *s, const char *what, double lo,
+                           double hi)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "bad %s (expected %g..%g)", what, lo, hi);
+        die_usage(msg, s);
+    }
+    return v;
+}
+
+static long long parse_int(const char *s, const char *what, long long lo,
+                           long long hi)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "bad %s (expected an integer %lld..%lld)",
+                 what, lo, hi);
+        die_usage(msg, s);
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    params_t p = {
+        .lock = -1,
+        .threads = 1,
+        .duration_s = 1.0,
+        .cs_lines = 2,
+        .non_cs_ns = 100.0,
+        .seed = 1,
+        .repeat = 1,
+        .sample_every = 64,
+        .join_timeout_s = 30,
+    };
+    const char *lock_name = NULL;
+    enum {
+        O_LIST = 256, O_LOCK, O_THREADS, O_DURATION, O_CS, O_NONCS,
+        O_NONCS_FIXED, O_PIN, O_JSON, O_SEED, O_REPEAT, O_SAMPLE, O_LABEL,
+        O_EMULATE, O_TOPOLOGY, O_SIMULATE, O_HELP
+    };
+    static const struct option opts[] = {
+        {"list", no_argument, 0, O_LIST},
+        {"lock", required_argument, 0, O_LOCK},
+        {"threads", required_argument, 0, O_THREADS},
+        {"duration", required_argument, 0, O_DURATION},
+        {"cs-lines", required_argument, 0, O_CS},
+        {"non-cs", required_argument, 0, O_NONCS},
+        {"non-cs-fixed", no_argument, 0, O_NONCS_FIXED},
+        {"pin", no_argument, 0, O_PIN},
+        {"json", no_argument, 0, O_JSON},
+        {"seed", required_argument, 0, O_SEED},
+        {"repeat", required_argument, 0, O_REPEAT},
+        {"sample-every", required_argument, 0, O_SAMPLE},
+        {"label", required_argument, 0, O_LABEL},
+        {"emulate", required_argument, 0, O_EMULATE},
+        {"topology", required_argument, 0, O_TOPOLOGY},
+        {"simulate", required_argument, 0, O_SIMULATE},
+        {"help", no_argument, 0, O_HELP},
+        {0, 0, 0, 0},
+    };
+    bool list = false;
+    const char *unsupported = NULL;
+    opterr = 0;
+    int o;
+    while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (o) {
+        case O_LIST: list = true; break;
+        case O_LOCK: lock_name = optarg; break;
+        case O_THREADS:
+            p.threads = (int)parse_int(optarg, "--threads", 1, BENCH_MAX_THREADS);
+            break;
+        case O_DURATION:
+            p.duration_s = parse_double(optarg, "--duration", 0.001, 86400);
+            break;
+        case O_CS:
+            p.cs_lines = (int)parse_int(optarg, "--cs-lines", 1, BENCH_MAX_LINES);
+            break;
+        case O_NONCS:
+            p.non_cs_ns = parse_double(optarg, "--non-cs", 0, 1e8);
+            break;
+        case O_NONCS_FIXED: p.non_cs_fixed = true; break;
+        case O_PIN: p.pin = true; break;
+        case O_JSON: p.json = true; break;
+        case O_SEED:
+            p.seed = (uint64_t)parse_int(optarg, "--seed", 0, INT64_MAX);
+            break;
+        case O_REPEAT:
+            p.repeat = (int)parse_int(optarg, "--repeat", 1, 1000000);
+            break;
+        case O_SAMPLE: {
+            long long v = parse_int(optarg, "--sample-every", 1, 1LL << 40);
+            uint64_t s = 1;
+            while (s < (uint64_t)v)
+                s <<= 1;
+            p.sample_every = s;
+            break;
+        }
+        case O_LABEL: p.label = optarg; break;
+        case O_EMULATE: unsupported = "--emulate"; break;
+        case O_TOPOLOGY: unsupported = "--topology"; break;
+        case O_SIMULATE: unsupported = "--simulate"; break;
+        case O_HELP: usage(stdout); return 0;
+        case '?':
+        default:
+            if (optopt)
+                die_usage("option needs an argument or is unknown",
+                          argv[optind - 1]);
+            die_usage("unknown option", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        die_usage("unexpected argument", argv[optind]);
+    if (list) {
+        bench_lock_list(stdout, "\n");
+        putchar('\n');
+        return 0;
+    }
+    if (unsupported) {
+        fprintf(stderr,
+                "clof-bench: %s is not yet supported (the topology layer is "
+                "not wired into the benchmark yet)\n",
+                unsupported);
+        return 2;
+    }
+    if (!lock_name)
+        die_usage("--lock NAME is required (see --list)", NULL);
+    p.lock = bench_lock_find(lock_name);
+    if (p.lock < 0) {
+        fprintf(stderr, "clof-bench: unknown lock '%s'; known locks: ",
+                lock_name);
+        bench_lock_list(stderr, " ");
+        fputc('\n', stderr);
+        return 2;
+    }
+
+    bench_rseq_off = (size_t)__rseq_offset;
+    bench_rseq_ok = __rseq_size > 0;
+    bench_machine_read(&machine);
+    bench_calibrate();
+
+    for (int run = 0; run < p.repeat; run++) {
+        result_t r;
+        memset(&r, 0, sizeof r);
+        if (bench_run(&p, run, &r) != 0)
+            return 1;
+        if (p.json)
+            print_json(&p, run, &r);
+        else
+            print_human(&p, &r);
+        free(r.per_thread);
+        free(r.pairs);
+    }
+    return 0;
+}
