@@ -247,6 +247,7 @@ static inline void clof_fence_rel(void)
             step;                                                              \
             x = clof_be_load_u##W(&a->_v, mo);                                 \
         } while (!(x test v));                                                 \
+        clof_wait_end(&w);                                                     \
         return x;                                                              \
     }
 #define CLOF_A_EQ_STEP_(W) clof_wait_for_u##W(&w, &a->_v, x, v)
@@ -273,6 +274,7 @@ static inline void *clof_atomicptr_await_eq_mo_(void *const *p, void *v,
         clof_wait_for_ptr(&w, p, x, v);
         x = clof_be_load_ptr(p, mo);
     } while (x != v);
+    clof_wait_end(&w);
     return x;
 }
 static inline void *clof_atomicptr_await_neq_mo_(void *const *p, void *v,
@@ -286,6 +288,7 @@ static inline void *clof_atomicptr_await_neq_mo_(void *const *p, void *v,
         clof_wait_change_ptr(&w, p, x);
         x = clof_be_load_ptr(p, mo);
     } while (x == v);
+    clof_wait_end(&w);
     return x;
 }
 #define clof_atomicptr_await_(cond, a, v, mo)                                  \

@@ -37,10 +37,12 @@
  * half-read hierarchy.
  *
  * Levels kept.  From sysfs and from shapes, a level is dropped when its
- * cohorts all hold one cpu (core on a machine without SMT) or when it has the
- * same cohorts as the level above it (package on a one-NUMA-node-per-package
- * machine; everything below system on this 2-cpu VM); pass
- * CLOF_TOPO_KEEP_ALL to keep them.  A hierarchy file is taken as written.
+ * cohorts all hold one cpu (core on a machine without SMT), when it has one
+ * cohort (the system's), or when it has the same cohorts as the kept level
+ * below it (package on a machine with one NUMA node per package: numa stays,
+ * as in the CLoF paper's x86 hierarchy; everything below system on a
+ * one-socket VM).  Pass CLOF_TOPO_KEEP_ALL to keep them.  A hierarchy file
+ * is taken as written.
  *
  * The current cpu.  clof_current_cpu() is what a lock calls at acquire to
  * find its leaf.  If the calling thread has a virtual cpu (set explicitly

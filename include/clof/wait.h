@@ -9,11 +9,13 @@
  * header, or use the CMake option CLOF_WAIT_POLICY):
  *
  *   spin-park (default, CLOF_WAIT_SPIN_PARK)
- *       spin CLOF_WAIT_SPINS times with pause, then sched_yield
- *       CLOF_WAIT_YIELDS times, then park on a futex until the awaited word
- *       changes.  After a wake-up the waiter spins again before it parks
- *       again, so a waiter that is woken early (see clof_wake) is running
- *       when the lock reaches it.
+ *       spin up to CLOF_WAIT_SPINS times with pause (an adaptive, per-thread
+ *       budget, see clof_wait_spins_), then sched_yield CLOF_WAIT_YIELDS
+ *       times, then park on a futex until the awaited word changes (or, for
+ *       await_eq, until it is written with the awaited value).  After a
+ *       wake-up the waiter stays runnable longer (CLOF_WAIT_YIELDS_WOKEN
+ *       yields) before it parks again, so a waiter that is woken early (a
+ *       nudge, see clof_nudge) is running when the lock reaches it.
  *   spin (CLOF_WAIT_SPIN)
  *       the papers' pure spinning with pause; waking writes are plain
  *       release stores.  For benchmarks on machines with a cpu per thread;
@@ -59,6 +61,9 @@
 #ifndef CLOF_WAIT_YIELDS
 #define CLOF_WAIT_YIELDS 2u /* sched_yield calls before parking */
 #endif
+#ifndef CLOF_WAIT_SPINS_MIN
+#define CLOF_WAIT_SPINS_MIN 8u /* adaptive spin budget floor (see below) */
+#endif
 #ifndef CLOF_WAIT_YIELDS_WOKEN
 #define CLOF_WAIT_YIELDS_WOKEN 64u /* ... after a wake-up (turn expected) */
 #endif
@@ -92,9 +97,10 @@
 /* Per-wait state, on the waiter's stack. */
 typedef struct {
     uint32_t n;      /* steps taken in the current spin/yield round */
+    uint32_t spins;  /* pauses allowed in this round before yielding */
     uint32_t yields; /* yields allowed in this round before parking */
+    uint32_t parked; /* times this wait has parked */
 } clof_wait_t;
-#define CLOF_WAIT_INIT {0, CLOF_WAIT_YIELDS}
 
 /* Busy-wait for about n pause instructions (backoff delays). */
 static inline void clof_wait_delay(uint32_t n)
@@ -106,6 +112,11 @@ static inline void clof_wait_delay(uint32_t n)
         clof_be_pause();
 #endif
 }
+
+#if defined(CLOF_BE_HAS_AWAIT) || defined(CLOF_WAIT_SPIN)
+#define CLOF_WAIT_INIT {0, 0, 0, 0}
+#define clof_wait_end(w) ((void)(w))
+#endif
 
 #if defined(CLOF_BE_HAS_AWAIT)
 
@@ -226,6 +237,53 @@ static inline clof_park_bucket_t *clof_park_bucket_(const void *p,
 #define CLOF_WAIT_ON_PARK() ((void)0)
 #endif
 
+/* Adaptive spin budget, per thread: halved each time a wait had to yield or
+ * park, doubled (up to CLOF_WAIT_SPINS) each time a wait ended while
+ * spinning.
+ * With a cpu per thread waits end while spinning and the budget stays high;
+ * when threads outnumber cpus they park and the budget drops to
+ * CLOF_WAIT_SPINS_MIN, so a waiter stops burning the cpu the lock holder (or
+ * the next in line) needs. */
+static __thread uint32_t clof_wait_spins_ = CLOF_WAIT_SPINS;
+#define CLOF_WAIT_INIT {0, clof_wait_spins_, CLOF_WAIT_YIELDS, 0}
+
+/* Called when an await is satisfied after at least one step. */
+static inline void clof_wait_end(const clof_wait_t *w)
+{
+    if (w->parked == 0 && w->n <= w->spins) {
+        if (clof_wait_spins_ < CLOF_WAIT_SPINS)
+            clof_wait_spins_ *= 2;
+    } else if (w->parked == 0 && clof_wait_spins_ > CLOF_WAIT_SPINS_MIN) {
+        clof_wait_spins_ /= 2; /* needed to yield: spinning did not pay */
+    }
+}
+
+/* Which phase the next step is in: 0 spin, 1 yield, 2 park. */
+static inline int clof_wait_phase_(clof_wait_t *w)
+{
+    uint32_t n = w->n++;
+    if (CLOF_LIKELY(n < w->spins)) {
+        clof_be_pause();
+        return 0;
+    }
+    if (n < w->spins + w->yields) {
+        clof_be_yield();
+        return 1;
+    }
+    return 2;
+}
+
+/* After a park: the wake was for us (keys are precise) or a nudge saying our
+ * turn is next, so stay runnable longer before parking again. */
+static inline void clof_wait_parked_(clof_wait_t *w)
+{
+    if (w->parked++ == 0 && clof_wait_spins_ > CLOF_WAIT_SPINS_MIN)
+        clof_wait_spins_ /= 2;
+    w->n = 0;
+    w->spins = clof_wait_spins_;
+    w->yields = CLOF_WAIT_YIELDS_WOKEN;
+}
+
 /* Park under key until the word at p may differ from `seen`. */
 #define CLOF_WAIT_PARK_(sfx, T)                                                \
     static inline void clof_park_##sfx(const T *p, T seen, uint64_t key)       \
@@ -242,17 +300,9 @@ static inline clof_park_bucket_t *clof_park_bucket_(const void *p,
     static inline void clof_wait_step_##sfx(clof_wait_t *w, const T *p,        \
                                             T seen, uint64_t key)              \
     {                                                                          \
-        uint32_t n = w->n++;                                                   \
-        if (CLOF_LIKELY(n < CLOF_WAIT_SPINS)) {                                \
-            clof_be_pause();                                                   \
-        } else if (n < CLOF_WAIT_SPINS + w->yields) {                          \
-            clof_be_yield();                                                   \
-        } else {                                                               \
+        if (clof_wait_phase_(w) == 2) {                                        \
             clof_park_##sfx(p, seen, key);                                     \
-            /* woken: the wake was for us (keys are precise) or a nudge that   \
-             * says our turn is next: stay runnable longer before parking */   \
-            w->n = 0;                                                          \
-            w->yields = CLOF_WAIT_YIELDS_WOKEN;                                \
+            clof_wait_parked_(w);                                              \
         }                                                                      \
     }                                                                          \
     static inline void clof_wait_change_##sfx(clof_wait_t *w, const T *p,      \
@@ -265,7 +315,6 @@ static inline clof_park_bucket_t *clof_park_bucket_(const void *p,
     {                                                                          \
         clof_wait_step_##sfx(w, p, seen, (uint64_t)(want));                    \
     }
-typedef void *clof_wait_vptr_t;
 CLOF_WAIT_PARK_(u32, uint32_t)
 CLOF_WAIT_PARK_(u64, uint64_t)
 #undef CLOF_WAIT_PARK_
@@ -285,15 +334,9 @@ static inline void clof_park_ptr(void *const *p, void *seen, uint64_t key)
 static inline void clof_wait_step_ptr(clof_wait_t *w, void *const *p,
                                       void *seen, uint64_t key)
 {
-    uint32_t n = w->n++;
-    if (CLOF_LIKELY(n < CLOF_WAIT_SPINS)) {
-        clof_be_pause();
-    } else if (n < CLOF_WAIT_SPINS + w->yields) {
-        clof_be_yield();
-    } else {
+    if (clof_wait_phase_(w) == 2) {
         clof_park_ptr(p, seen, key);
-        w->n = 0;
-        w->yields = CLOF_WAIT_YIELDS_WOKEN;
+        clof_wait_parked_(w);
     }
 }
 static inline void clof_wait_change_ptr(clof_wait_t *w, void *const *p,
@@ -307,12 +350,14 @@ static inline void clof_wait_for_ptr(clof_wait_t *w, void *const *p,
     clof_wait_step_ptr(w, p, seen, (uint64_t)(uintptr_t)want);
 }
 
-static inline void clof_wake_bucket_(clof_park_bucket_t *b)
+static inline bool clof_wake_bucket_(clof_park_bucket_t *b)
 {
     if (CLOF_UNLIKELY(clof_be_load_u32(&b->waiters, CLOF_MO_SEQ) != 0)) {
         clof_be_fetch_add_u32(&b->seq, 1, CLOF_MO_SEQ);
         clof_be_futex_wake_all(&b->seq);
+        return true;
     }
+    return false;
 }
 
 /* Wake the threads parked on the word at p that wait for the value v or for
@@ -320,11 +365,17 @@ static inline void clof_wake_bucket_(clof_park_bucket_t *b)
  * helpers of atomic.h do both).  Costs two loads when nobody is parked. */
 static inline void clof_wake_value_(const void *p, uint64_t v)
 {
-    clof_wake_bucket_(clof_park_bucket_(p, v));
-    clof_wake_bucket_(clof_park_bucket_(p, CLOF_PARK_ANY_));
+    bool woke = clof_wake_bucket_(clof_park_bucket_(p, v));
+    woke |= clof_wake_bucket_(clof_park_bucket_(p, CLOF_PARK_ANY_));
+#ifndef CLOF_WAIT_NO_HANDOFF_YIELD
+    /* The thread we handed to was asleep: give it our cpu now rather than
+     * at the end of our time slice (it holds the lock, we don't). */
+    if (woke)
+        clof_be_yield();
+#endif
 }
 /* Wake the threads waiting for any change of the word at p. */
-#define clof_wake(p) clof_wake_bucket_(clof_park_bucket_((const void *)(p), CLOF_PARK_ANY_))
+#define clof_wake(p) ((void)clof_wake_bucket_(clof_park_bucket_((const void *)(p), CLOF_PARK_ANY_)))
 #define clof_wake_value(p, v) clof_wake_value_((const void *)(p), (uint64_t)(v))
 
 /* Nudge: wake, without writing anything, the threads parked until the word
@@ -332,7 +383,7 @@ static inline void clof_wake_value_(const void *p, uint64_t v)
  * calls it for the next-but-one waiter at a hand-over (or the next one at an
  * acquire), so the futex wake-up latency overlaps a critical section instead
  * of following it.  Only hashes p: safe on memory that may be gone. */
-#define clof_nudge(p, v) clof_wake_bucket_(clof_park_bucket_((const void *)(p), (uint64_t)(v)))
+#define clof_nudge(p, v) ((void)clof_wake_bucket_(clof_park_bucket_((const void *)(p), (uint64_t)(v))))
 
 #endif /* policy */
 

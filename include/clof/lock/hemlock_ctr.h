@@ -69,6 +69,7 @@ static inline void clof_hemlock_ctr_acquire(clof_hemlock_ctr_t *l,
     while ((seen = clof_atomicptr_cmpxchg(&pred->grant, l,
                                               (clof_hemlock_t *)NULL)) != l)
         clof_atomicptr_wait(&w, &pred->grant, seen);
+    clof_wait_end(&w);
     clof_wake(&pred->grant); /* the releaser may be parked on the ack */
     clof_wake(&c->grant);    /* nudge my successor (it polls by change) */
 #else
@@ -98,6 +99,7 @@ static inline void clof_hemlock_ctr_release(clof_hemlock_ctr_t *l,
                                               (clof_hemlock_t *)NULL,
                                               (clof_hemlock_t *)NULL)) != NULL)
         clof_atomicptr_wait(&w, &c->grant, seen);
+    clof_wait_end(&w);
 #else
     clof_hemlock_release(l, c);
 #endif

@@ -56,6 +56,7 @@ static inline void clof_tas_acquire(clof_tas_t *l, clof_tas_ctx_t *c)
     do {
         clof_atomic32_wait(&w, &l->state, 1);
     } while (clof_atomic32_xchg_acq(&l->state, 1) != 0);
+    clof_wait_end(&w);
     clof_atomic32_dec_rlx(&l->waiters);
 }
 
