@@ -3,7 +3,7 @@
 # everything is there).  Used by scripts/test.sh and scripts/run.sh.
 set -euo pipefail
 pkgs=(cmake ninja-build gcc g++ clang libclang-rt-14-dev valgrind libck-dev
-      hwloc-nox python3 python3-matplotlib python3-numpy)
+      hwloc-nox pkg-config python3 python3-matplotlib python3-numpy)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
