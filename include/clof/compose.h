@@ -1,0 +1,448 @@
+/*
+ * clof/compose.h -- the CLoF lock generator (CLoF paper §4.1, Figs. 6-8).
+ *
+ * Algorithm: CLoF(l, L) adds to a low lock l (one per cohort of a level) the
+ * metadata of the paper -- the high lock L (the lock of the parent cohort),
+ * the context used for L (owned by whoever holds l), the passed flag
+ * (has_high_lock), the keep-local counter with its threshold, and a waiter
+ * count when l has no native has_waiters:
+ *
+ *   acquire(CLoF(l, L), c):  [inc waiters] acquire(l, c) [dec waiters]
+ *                            if (!passed(l)) acquire(L, high_ctx(l))
+ *   release(CLoF(l, L), c):  if (has_waiters(l) && keep_local(l))
+ *                                { passed(l) = 1; release(l, c) }
+ *                            else { passed(l) = 0;
+ *                                   release(L, high_ctx(l));   (1)
+ *                                   release(l, c); }           (2)
+ *
+ * The release order (1) before (2) is the context invariant of §4.1.3: only
+ * the owner of l may use high_ctx(l), so L is released before l can change
+ * hands.  keep_local counts consecutive local passes and returns false at the
+ * threshold (default 128 per level, from the hierarchy file; HMCS's rule).
+ *
+ * Declaring a lock: one line, the basic locks from the system level down:
+ *
+ *     CLOF_LOCK(clh_mcs_tkt, ticket, mcs, clh)
+ *
+ * defines clof_clh_mcs_tkt_t (ticket at the system level, MCS in the middle,
+ * CLH at the lowest level), named from the lowest level up as in the paper.
+ * 1 to 5 levels.  Every level is a separate static inline function that calls
+ * the next one directly: the recursion unfolds at compile time, with no
+ * indirect call between levels.  Any basic lock may sit at any level; high
+ * locks must be thread-oblivious (all clof basic locks are).
+ *
+ * The generated interface is the one of every clof lock (lock.h):
+ *   clof_<name>_t, clof_<name>_ctx_t (zero-filled = valid), and
+ *   clof_<name>_{init, acquire, tryacquire, release, has_waiters}, plus
+ *   clof_<name>_init_topo(lock, topology, levels) and clof_<name>_destroy.
+ *   CLOF_COMPOSED_INITIALIZER is a valid static initializer: an all-zero
+ *   composed lock builds its tree at first use over the process topology
+ *   (clof_topology(), libclof).
+ *
+ * The instance is a tree sized by the runtime topology: one node (low lock +
+ * metadata, cache-line aligned) per cohort of each level used, and the
+ * cpu -> leaf lookup is one read of the topology's cpu x level table.  The
+ * cpu is read once at acquire (clof_current_cpu) and the leaf is kept in the
+ * context for release, so a thread that migrates in between stays correct.
+ *
+ * Which topology levels a lock of depth n uses (init_topo with levels ==
+ * NULL): the n-1 lowest levels of the hierarchy and the system level; with
+ * fewer levels than n, the lowest level is repeated (a degenerate level whose
+ * cohorts equal their parents').  Pass `levels` (n ascending level indices,
+ * the last one the system level) to choose.
+ *
+ * Memory orders: the metadata (passed, count, high_ctx) is only touched by
+ * the current owner of the low lock, so it is ordered by the low lock's own
+ * acquire/release and uses plain accesses (the CLoF paper §4.2 found with
+ * VSync that all of the generator's auxiliary accesses can be relaxed as long
+ * as the basic locks keep their barriers).  The waiter count is relaxed: it
+ * is only a hint for has_waiters.
+ */
+#ifndef CLOF_COMPOSE_H
+#define CLOF_COMPOSE_H
+
+#include <clof/lock/list.h>
+#include <clof/topology.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* lower-case views of the basic locks' descriptors, for token pasting */
+#define CLOF_HW_tas CLOF_TAS_NATIVE_HW
+#define CLOF_HW_ttas CLOF_TTAS_NATIVE_HW
+#define CLOF_HW_bo CLOF_BO_NATIVE_HW
+#define CLOF_HW_ticket CLOF_TICKET_NATIVE_HW
+#define CLOF_HW_ptl CLOF_PTL_NATIVE_HW
+#define CLOF_HW_mcs CLOF_MCS_NATIVE_HW
+#define CLOF_HW_clh CLOF_CLH_NATIVE_HW
+#define CLOF_HW_hemlock CLOF_HEMLOCK_NATIVE_HW
+#define CLOF_HW_hemlock_ctr CLOF_HEMLOCK_CTR_NATIVE_HW
+#define CLOF_FAIR_tas CLOF_TAS_FAIR
+#define CLOF_FAIR_ttas CLOF_TTAS_FAIR
+#define CLOF_FAIR_bo CLOF_BO_FAIR
+#define CLOF_FAIR_ticket CLOF_TICKET_FAIR
+#define CLOF_FAIR_ptl CLOF_PTL_FAIR
+#define CLOF_FAIR_mcs CLOF_MCS_FAIR
+#define CLOF_FAIR_clh CLOF_CLH_FAIR
+#define CLOF_FAIR_hemlock CLOF_HEMLOCK_FAIR
+#define CLOF_FAIR_hemlock_ctr CLOF_HEMLOCK_CTR_FAIR
+
+#ifndef CLOF_COMPOSE_THRESHOLD
+#define CLOF_COMPOSE_THRESHOLD CLOF_TOPO_DEFAULT_THRESHOLD
+#endif
+
+/* Hook for handover accounting (bench): called by the owner after a full
+ * acquire with the levels it had to take (0 = passed at the lowest level). */
+#ifndef CLOF_COMPOSE_ON_ACQUIRE
+#define CLOF_COMPOSE_ON_ACQUIRE(levels_taken) ((void)0)
+#endif
+
+/* The top (system) level k: the basic lock B alone. */
+#define CLOF_CMP_TOP_(N, k, B)                                                 \
+    typedef struct {                                                           \
+        clof_##B##_t lock;                                                     \
+    } CLOF_CACHE_ALIGNED clof_##N##_l##k##_t;                                  \
+    typedef clof_##B##_ctx_t clof_##N##_c##k##_t;                              \
+    static inline void clof_##N##_node_init##k(clof_##N##_l##k##_t *n,         \
+                                               uint32_t threshold, void *high) \
+    {                                                                          \
+        (void)threshold;                                                       \
+        (void)high;                                                            \
+        clof_##B##_init(&n->lock);                                             \
+    }                                                                          \
+    static inline uint32_t clof_##N##_acq##k(clof_##N##_l##k##_t *n,           \
+                                             clof_##N##_c##k##_t *c)           \
+    {                                                                          \
+        clof_##B##_acquire(&n->lock, c);                                       \
+        return 1;                                                              \
+    }                                                                          \
+    static inline bool clof_##N##_try##k(clof_##N##_l##k##_t *n,               \
+                                         clof_##N##_c##k##_t *c)               \
+    {                                                                          \
+        return clof_##B##_tryacquire(&n->lock, c);                             \
+    }                                                                          \
+    static inline void clof_##N##_rel##k(clof_##N##_l##k##_t *n,               \
+                                         clof_##N##_c##k##_t *c)               \
+    {                                                                          \
+        clof_##B##_release(&n->lock, c);                                       \
+    }                                                                          \
+    static inline bool clof_##N##_hw##k(clof_##N##_l##k##_t *n,                \
+                                        clof_##N##_c##k##_t *c)                \
+    {                                                                          \
+        return clof_##B##_has_waiters(&n->lock, c);                            \
+    }
+
+/* A low level k whose high lock is level k1. */
+#define CLOF_CMP_LEVEL_(N, k, k1, B)                                           \
+    typedef struct {                                                           \
+        clof_##B##_t lock;                                                     \
+        clof_atomic32_t waiters; /* only when B has no native has_waiters */   \
+        uint32_t passed;         /* has_high_lock: set by the previous owner */\
+        uint32_t count;          /* consecutive local passes */                \
+        uint32_t threshold;      /* keep_local bound */                        \
+        clof_##N##_l##k1##_t *high;                                            \
+        clof_##N##_c##k1##_t high_ctx CLOF_CACHE_ALIGNED;                      \
+    } CLOF_CACHE_ALIGNED clof_##N##_l##k##_t;                                  \
+    typedef clof_##B##_ctx_t clof_##N##_c##k##_t;                              \
+    static inline void clof_##N##_node_init##k(clof_##N##_l##k##_t *n,         \
+                                               uint32_t threshold, void *high) \
+    {                                                                          \
+        memset(n, 0, sizeof *n);                                               \
+        clof_##B##_init(&n->lock);                                             \
+        n->threshold = threshold ? threshold : CLOF_COMPOSE_THRESHOLD;         \
+        n->high = (clof_##N##_l##k1##_t *)high;                                \
+    }                                                                          \
+    /* returns the number of levels acquired (1 = this one only) */            \
+    static inline uint32_t clof_##N##_acq##k(clof_##N##_l##k##_t *n,           \
+                                             clof_##N##_c##k##_t *c)           \
+    {                                                                          \
+        if (!CLOF_HW_##B)                                                      \
+            clof_atomic32_inc_rlx(&n->waiters);                                \
+        clof_##B##_acquire(&n->lock, c);                                       \
+        if (!CLOF_HW_##B)                                                      \
+            clof_atomic32_dec_rlx(&n->waiters);                                \
+        if (n->passed)                                                         \
+            return 1;                                                          \
+        return 1 + clof_##N##_acq##k1(n->high, &n->high_ctx);                  \
+    }                                                                          \
+    static inline bool clof_##N##_try##k(clof_##N##_l##k##_t *n,               \
+                                         clof_##N##_c##k##_t *c)               \
+    {                                                                          \
+        if (!clof_##B##_tryacquire(&n->lock, c))                               \
+            return false;                                                      \
+        if (n->passed || clof_##N##_try##k1(n->high, &n->high_ctx))            \
+            return true;                                                       \
+        clof_##B##_release(&n->lock, c);                                       \
+        return false;                                                          \
+    }                                                                          \
+    static inline bool clof_##N##_lowhw##k(clof_##N##_l##k##_t *n,             \
+                                           clof_##N##_c##k##_t *c)             \
+    {                                                                          \
+        return CLOF_HW_##B ? clof_##B##_has_waiters(&n->lock, c)               \
+                           : clof_atomic32_read_rlx(&n->waiters) != 0;         \
+    }                                                                          \
+    static inline void clof_##N##_rel##k(clof_##N##_l##k##_t *n,               \
+                                         clof_##N##_c##k##_t *c)               \
+    {                                                                          \
+        if (clof_##N##_lowhw##k(n, c) && ++n->count < n->threshold) {          \
+            n->passed = 1; /* pass_high_lock: keep it in the cohort */         \
+            clof_##B##_release(&n->lock, c);                                   \
+            return;                                                            \
+        }                                                                      \
+        n->count = 0;                                                          \
+        n->passed = 0; /* clear_high_lock */                                   \
+        CLOF_CMP_RELEASE_ORDER_(clof_##N##_rel##k1(n->high, &n->high_ctx),     \
+                                clof_##B##_release(&n->lock, c));              \
+    }                                                                          \
+    static inline bool clof_##N##_hw##k(clof_##N##_l##k##_t *n,                \
+                                        clof_##N##_c##k##_t *c)                \
+    {                                                                          \
+        return clof_##N##_lowhw##k(n, c) ||                                    \
+               clof_##N##_hw##k1(n->high, &n->high_ctx);                       \
+    }
+
+/* The context invariant: high before low.  CLOF_COMPOSE_SWAPPED_RELEASE
+ * builds the broken order on purpose, for the test that must catch it. */
+#ifdef CLOF_COMPOSE_SWAPPED_RELEASE
+#define CLOF_CMP_RELEASE_ORDER_(high, low) (low, high)
+#else
+#define CLOF_CMP_RELEASE_ORDER_(high, low) (high, low)
+#endif
+
+/* Map the n levels of a composition onto levels of topology t. */
+static inline int clof_compose_levels_(const clof_topology_t *t, uint32_t n,
+                                       const uint32_t *want, uint32_t *lvl)
+{
+    uint32_t tl = clof_topo_nlevels(t);
+    if (want) {
+        for (uint32_t k = 0; k < n; k++) {
+            if (want[k] >= tl || (k && want[k] < want[k - 1]))
+                return -1;
+            lvl[k] = want[k];
+        }
+        return lvl[n - 1] == tl - 1 ? 0 : -1;
+    }
+    /* the n-1 lowest levels below system, the lowest one repeated when the
+     * hierarchy has fewer (a flat machine maps every level to system) */
+    uint32_t low = n - 1, have = tl - 1;
+    uint32_t pad = low > have ? low - have : 0;
+    for (uint32_t k = 0; k < low; k++)
+        lvl[k] = k < pad ? 0 : k - pad;
+    lvl[n - 1] = tl - 1;
+    return 0;
+}
+
+/* Cohort of the first cpu of cohort c of level lf, at level lt. */
+static inline uint32_t clof_compose_parent_(const clof_topology_t *t,
+                                            uint32_t lf, uint32_t c,
+                                            uint32_t lt)
+{
+    const clof_topo_level_t *L = &t->level[lf];
+    uint32_t cpu = L->cpus[L->cpu_start[c]];
+    return clof_topo_cohort(t, cpu, lt);
+}
+
+/* The tree of a composed lock: per level, an array of nodes (one per cohort
+ * of the topology level it maps to). */
+typedef struct {
+    const clof_topology_t *topo;
+    uint32_t nlev;
+    uint32_t lvl[CLOF_TOPO_MAX_LEVELS];     /* topology level of each level */
+    uint32_t ncoh[CLOF_TOPO_MAX_LEVELS];    /* nodes per level */
+    void *nodes[CLOF_TOPO_MAX_LEVELS];      /* arrays of clof_<name>_l<k>_t */
+} clof_compose_tree_t;
+
+#define CLOF_CMP_ALLOC_(N, k)                                                  \
+    do {                                                                       \
+        size_t sz_ = sizeof(clof_##N##_l##k##_t) * tr->ncoh[k];                \
+        sz_ = (sz_ + CLOF_CACHELINE - 1) / CLOF_CACHELINE * CLOF_CACHELINE;    \
+        tr->nodes[k] = aligned_alloc(CLOF_CACHELINE, sz_);                     \
+        if (!tr->nodes[k])                                                     \
+            return -1;                                                         \
+    } while (0)
+
+/* Initialise the nodes of level k, linking each to its parent at k+1. */
+#define CLOF_CMP_LINK_(N, k, k1)                                               \
+    for (uint32_t c_ = 0; c_ < tr->ncoh[k]; c_++) {                            \
+        uint32_t p_ = tr->lvl[k] == tr->lvl[k1]                                \
+                          ? c_                                                 \
+                          : clof_compose_parent_(t, tr->lvl[k], c_,            \
+                                                 tr->lvl[k1]);                 \
+        clof_##N##_node_init##k(                                               \
+            &((clof_##N##_l##k##_t *)tr->nodes[k])[c_],                        \
+            clof_topo_threshold(t, tr->lvl[k]),                                \
+            &((clof_##N##_l##k1##_t *)tr->nodes[k1])[p_]);                     \
+    }
+#define CLOF_CMP_TOPINIT_(N, k)                                                \
+    clof_##N##_node_init##k((clof_##N##_l##k##_t *)tr->nodes[k], 0, NULL);
+
+/* The user-facing lock over the tree; n levels, lowest index 0. */
+#define CLOF_CMP_FRONT_(N, NLEV, FAIR, BUILD)                                  \
+    typedef struct {                                                           \
+        CLOF_ATOMICPTR(clof_compose_tree_t) tree;                              \
+    } clof_##N##_t;                                                            \
+    typedef struct {                                                           \
+        clof_##N##_c0_t c0;                                                    \
+        clof_##N##_l0_t *leaf; /* the leaf locked at acquire */                \
+    } clof_##N##_ctx_t;                                                        \
+    static inline int clof_##N##_build_(clof_compose_tree_t *tr,               \
+                                        const clof_topology_t *t,              \
+                                        const uint32_t *levels)                \
+    {                                                                          \
+        memset(tr, 0, sizeof *tr);                                             \
+        tr->topo = t;                                                          \
+        tr->nlev = NLEV;                                                       \
+        if (clof_compose_levels_(t, NLEV, levels, tr->lvl) != 0)               \
+            return -1;                                                         \
+        for (uint32_t k = 0; k < NLEV; k++)                                    \
+            tr->ncoh[k] = k == NLEV - 1 ? 1 : clof_topo_ncohorts(t, tr->lvl[k]); \
+        BUILD                                                                  \
+        return 0;                                                              \
+    }                                                                          \
+    static inline void clof_##N##_free_tree_(clof_compose_tree_t *tr)          \
+    {                                                                          \
+        for (uint32_t k = 0; k < CLOF_TOPO_MAX_LEVELS; k++)                    \
+            free(tr->nodes[k]);                                                \
+        free(tr);                                                              \
+    }                                                                          \
+    /* 0, or -1 when levels do not fit the topology or memory is short */      \
+    static inline int clof_##N##_init_topo(clof_##N##_t *l,                    \
+                                           const clof_topology_t *t,           \
+                                           const uint32_t *levels)             \
+    {                                                                          \
+        clof_compose_tree_t *tr =                                              \
+            (clof_compose_tree_t *)calloc(1, sizeof *tr);                      \
+        if (!tr)                                                               \
+            return -1;                                                         \
+        if (clof_##N##_build_(tr, t, levels) != 0) {                           \
+            clof_##N##_free_tree_(tr);                                         \
+            return -1;                                                         \
+        }                                                                      \
+        clof_atomicptr_write_rel(&l->tree, tr);                                \
+        return 0;                                                              \
+    }                                                                          \
+    static inline void clof_##N##_init(clof_##N##_t *l)                        \
+    {                                                                          \
+        clof_atomicptr_write_rlx(&l->tree, (clof_compose_tree_t *)NULL);       \
+    }                                                                          \
+    static inline void clof_##N##_destroy(clof_##N##_t *l)                     \
+    {                                                                          \
+        clof_compose_tree_t *tr = clof_atomicptr_read_acq(&l->tree);           \
+        if (tr)                                                                \
+            clof_##N##_free_tree_(tr);                                         \
+        clof_atomicptr_write_rlx(&l->tree, (clof_compose_tree_t *)NULL);       \
+    }                                                                          \
+    /* first use of an all-zero lock: build over the process topology */       \
+    static inline clof_compose_tree_t *clof_##N##_lazy_(clof_##N##_t *l)       \
+    {                                                                          \
+        clof_compose_tree_t *tr =                                              \
+            (clof_compose_tree_t *)calloc(1, sizeof *tr);                      \
+        if (!tr || clof_##N##_build_(tr, clof_topology(), NULL) != 0)          \
+            abort(); /* out of memory at first use */                          \
+        clof_compose_tree_t *old = clof_atomicptr_cmpxchg(                     \
+            &l->tree, (clof_compose_tree_t *)NULL, tr);                        \
+        if (old) {                                                             \
+            clof_##N##_free_tree_(tr);                                         \
+            return old;                                                        \
+        }                                                                      \
+        return tr;                                                             \
+    }                                                                          \
+    static inline clof_##N##_l0_t *clof_##N##_leaf_(clof_##N##_t *l)           \
+    {                                                                          \
+        clof_compose_tree_t *tr = clof_atomicptr_read_acq(&l->tree);           \
+        if (CLOF_UNLIKELY(tr == NULL))                                         \
+            tr = clof_##N##_lazy_(l);                                          \
+        uint32_t cpu = clof_current_cpu();                                     \
+        uint32_t leaf = NLEV == 1 ? 0 : clof_topo_cohort(tr->topo, cpu, tr->lvl[0]); \
+        return &((clof_##N##_l0_t *)tr->nodes[0])[leaf];                       \
+    }                                                                          \
+    static inline void clof_##N##_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    {                                                                          \
+        clof_##N##_l0_t *leaf = clof_##N##_leaf_(l);                           \
+        c->leaf = leaf;                                                        \
+        uint32_t taken = clof_##N##_acq0(leaf, &c->c0);                        \
+        (void)taken;                                                           \
+        CLOF_COMPOSE_ON_ACQUIRE(taken);                                        \
+    }                                                                          \
+    static inline bool clof_##N##_tryacquire(clof_##N##_t *l,                  \
+                                             clof_##N##_ctx_t *c)              \
+    {                                                                          \
+        clof_##N##_l0_t *leaf = clof_##N##_leaf_(l);                           \
+        if (!clof_##N##_try0(leaf, &c->c0))                                    \
+            return false;                                                      \
+        c->leaf = leaf;                                                        \
+        return true;                                                           \
+    }                                                                          \
+    static inline void clof_##N##_release(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    {                                                                          \
+        (void)l;                                                               \
+        clof_##N##_rel0(c->leaf, &c->c0);                                      \
+    }                                                                          \
+    static inline bool clof_##N##_has_waiters(clof_##N##_t *l,                 \
+                                              clof_##N##_ctx_t *c)             \
+    {                                                                          \
+        (void)l;                                                               \
+        return clof_##N##_hw0(c->leaf, &c->c0);                                \
+    }                                                                          \
+    static inline clof_lock_desc_t clof_##N##_desc(void)                       \
+    {                                                                          \
+        clof_lock_desc_t d = {#N,  FAIR, true, true, true,                     \
+                              sizeof(clof_##N##_t), sizeof(clof_##N##_ctx_t)}; \
+        return d;                                                              \
+    }
+
+#define CLOF_COMPOSED_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
+
+/* ---- depths 1..5 (arguments from the system level down) ---- */
+#define CLOF_LOCK_1_(N, B0)                                                    \
+    CLOF_CMP_TOP_(N, 0, B0)                                                    \
+    CLOF_CMP_FRONT_(N, 1, CLOF_FAIR_##B0,                                      \
+                    CLOF_CMP_ALLOC_(N, 0); CLOF_CMP_TOPINIT_(N, 0))
+#define CLOF_LOCK_2_(N, B1, B0)                                                \
+    CLOF_CMP_TOP_(N, 1, B1)                                                    \
+    CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
+    CLOF_CMP_FRONT_(N, 2, CLOF_FAIR_##B1 && CLOF_FAIR_##B0,                    \
+                    CLOF_CMP_ALLOC_(N, 1); CLOF_CMP_ALLOC_(N, 0);              \
+                    CLOF_CMP_TOPINIT_(N, 1) CLOF_CMP_LINK_(N, 0, 1))
+#define CLOF_LOCK_3_(N, B2, B1, B0)                                            \
+    CLOF_CMP_TOP_(N, 2, B2)                                                    \
+    CLOF_CMP_LEVEL_(N, 1, 2, B1)                                               \
+    CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
+    CLOF_CMP_FRONT_(N, 3, CLOF_FAIR_##B2 && CLOF_FAIR_##B1 && CLOF_FAIR_##B0,  \
+                    CLOF_CMP_ALLOC_(N, 2); CLOF_CMP_ALLOC_(N, 1);              \
+                    CLOF_CMP_ALLOC_(N, 0); CLOF_CMP_TOPINIT_(N, 2)             \
+                    CLOF_CMP_LINK_(N, 1, 2) CLOF_CMP_LINK_(N, 0, 1))
+#define CLOF_LOCK_4_(N, B3, B2, B1, B0)                                        \
+    CLOF_CMP_TOP_(N, 3, B3)                                                    \
+    CLOF_CMP_LEVEL_(N, 2, 3, B2)                                               \
+    CLOF_CMP_LEVEL_(N, 1, 2, B1)                                               \
+    CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
+    CLOF_CMP_FRONT_(N, 4,                                                      \
+                    CLOF_FAIR_##B3 && CLOF_FAIR_##B2 && CLOF_FAIR_##B1 &&      \
+                        CLOF_FAIR_##B0,                                        \
+                    CLOF_CMP_ALLOC_(N, 3); CLOF_CMP_ALLOC_(N, 2);              \
+                    CLOF_CMP_ALLOC_(N, 1); CLOF_CMP_ALLOC_(N, 0);              \
+                    CLOF_CMP_TOPINIT_(N, 3) CLOF_CMP_LINK_(N, 2, 3)            \
+                    CLOF_CMP_LINK_(N, 1, 2) CLOF_CMP_LINK_(N, 0, 1))
+#define CLOF_LOCK_5_(N, B4, B3, B2, B1, B0)                                    \
+    CLOF_CMP_TOP_(N, 4, B4)                                                    \
+    CLOF_CMP_LEVEL_(N, 3, 4, B3)                                               \
+    CLOF_CMP_LEVEL_(N, 2, 3, B2)                                               \
+    CLOF_CMP_LEVEL_(N, 1, 2, B1)                                               \
+    CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
+    CLOF_CMP_FRONT_(N, 5,                                                      \
+                    CLOF_FAIR_##B4 && CLOF_FAIR_##B3 && CLOF_FAIR_##B2 &&      \
+                        CLOF_FAIR_##B1 && CLOF_FAIR_##B0,                      \
+                    CLOF_CMP_ALLOC_(N, 4); CLOF_CMP_ALLOC_(N, 3);              \
+                    CLOF_CMP_ALLOC_(N, 2); CLOF_CMP_ALLOC_(N, 1);              \
+                    CLOF_CMP_ALLOC_(N, 0); CLOF_CMP_TOPINIT_(N, 4)             \
+                    CLOF_CMP_LINK_(N, 3, 4) CLOF_CMP_LINK_(N, 2, 3)            \
+                    CLOF_CMP_LINK_(N, 1, 2) CLOF_CMP_LINK_(N, 0, 1))
+
+#define CLOF_CMP_PICK_(_1, _2, _3, _4, _5, M, ...) M
+/* CLOF_LOCK(name, system_lock, ..., lowest_lock): 1 to 5 basic locks. */
+#define CLOF_LOCK(N, ...)                                                      \
+    CLOF_CMP_PICK_(__VA_ARGS__, CLOF_LOCK_5_, CLOF_LOCK_4_, CLOF_LOCK_3_,      \
+                   CLOF_LOCK_2_, CLOF_LOCK_1_, none)(N, __VA_ARGS__)
+
+#endif /* CLOF_COMPOSE_H */
