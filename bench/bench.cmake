@@ -8,12 +8,23 @@ find_path(CLOF_CK_INCLUDE_DIR ck_spinlock.h)
 if(NOT CLOF_CK_INCLUDE_DIR)
   message(FATAL_ERROR "ck_spinlock.h not found: install libck-dev (scripts/deps.sh)")
 endif()
+# Every CLoF composition of {tkt, mcs, clh, hem} over 2..4 levels (336),
+# generated into the build tree.
+set(CLOF_BENCH_GEN ${CMAKE_CURRENT_BINARY_DIR}/generated)
+add_custom_command(OUTPUT ${CLOF_BENCH_GEN}/bench_compositions.h
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CLOF_BENCH_GEN}
+  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/gen_compositions.py ${CLOF_BENCH_GEN}/bench_compositions.h
+  DEPENDS ${CMAKE_CURRENT_LIST_DIR}/gen_compositions.py
+  COMMENT "Generating the CLoF compositions of clof-bench")
+add_custom_target(clof_bench_compositions DEPENDS ${CLOF_BENCH_GEN}/bench_compositions.h)
 foreach(pair "clof-bench:clof_bench.c" "clof-uncontended:uncontended.c")
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 target)
   list(GET pair 1 src)
   add_executable(${target} ${CMAKE_CURRENT_LIST_DIR}/${src})
   target_include_directories(${target} SYSTEM PRIVATE ${CLOF_CK_INCLUDE_DIR})
-  target_link_libraries(${target} PRIVATE clof_headers Threads::Threads m)
+  target_link_libraries(${target} PRIVATE clof_static Threads::Threads m)
+  target_include_directories(${target} PRIVATE ${CLOF_BENCH_GEN})
+  add_dependencies(${target} clof_bench_compositions)
   target_compile_options(${target} PRIVATE ${CLOF_WARNINGS})
 endforeach()

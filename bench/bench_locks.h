@@ -252,15 +252,51 @@ static inline void bl_ck_fas_release(bl_ck_fas_lock_t *l, bl_ck_fas_ctx_t *c)
 
 /* ---- the list ------------------------------------------------------------ */
 
+/* ---- CLoF compositions (generated: bench/gen_compositions.py) ---------- */
+
+/* A composed lock builds its tree over the process topology at init, so a
+ * program installs the topology (clof_topology_install) before. */
+#define BL_COMPOSED_ADAPTER_(id, str)                                          \
+    typedef clof_##id##_t bl_##id##_lock_t;                                    \
+    typedef clof_##id##_ctx_t bl_##id##_ctx_t;                                 \
+    static const char bl_##id##_str[] = str;                                   \
+    static inline void bl_##id##_init(bl_##id##_lock_t *l)                     \
+    {                                                                          \
+        if (clof_##id##_init_topo(l, clof_topology(), NULL) != 0) {            \
+            fprintf(stderr, "%s: cannot build the lock tree\n", str);          \
+            exit(1);                                                           \
+        }                                                                      \
+    }                                                                          \
+    static inline void bl_##id##_ctx_init(bl_##id##_lock_t *l,                 \
+                                          bl_##id##_ctx_t *c)                  \
+    {                                                                          \
+        (void)l;                                                               \
+        memset(c, 0, sizeof *c);                                               \
+    }                                                                          \
+    static inline void bl_##id##_acquire(bl_##id##_lock_t *l,                  \
+                                         bl_##id##_ctx_t *c)                   \
+    {                                                                          \
+        clof_##id##_acquire(l, c);                                             \
+    }                                                                          \
+    static inline void bl_##id##_release(bl_##id##_lock_t *l,                  \
+                                         bl_##id##_ctx_t *c)                   \
+    {                                                                          \
+        clof_##id##_release(l, c);                                             \
+    }
+#include <stdlib.h>
+#include "bench_compositions.h"
+
 /* BENCH_LOCKS(X): X(id, ID) for every lock, the clof basic locks first (the
- * two-argument form is CLOF_BASIC_LOCKS's; benchmarks use only id). */
+ * two-argument form is CLOF_BASIC_LOCKS's; benchmarks use only id), then the
+ * peers, then the CLoF compositions. */
 #define BENCH_PEER_LOCKS(X)                                                    \
     X(pthread, PTHREAD)                                                        \
     X(ck_mcs, CK_MCS)                                                          \
     X(ck_clh, CK_CLH)                                                          \
     X(ck_ticket, CK_TICKET)                                                    \
     X(ck_fas, CK_FAS)
-#define BENCH_LOCKS(X) CLOF_BASIC_LOCKS(X) BENCH_PEER_LOCKS(X)
+#define BENCH_LOCKS(X)                                                         \
+    CLOF_BASIC_LOCKS(X) BENCH_PEER_LOCKS(X) BENCH_COMPOSED_LOCKS(X)
 
 enum {
 #define BENCH_X_(id, ID) BENCH_LOCK_##ID,

@@ -57,6 +57,9 @@ typedef struct {
     uint64_t sample_every; /* power of two */
     const char *label;
     double join_timeout_s;
+    const char *emulate;  /* --emulate SHAPE */
+    const char *topology; /* --topology FILE */
+    int placement;        /* clof_vcpu_assign_t for emulated threads */
 } params_t;
 
 /* ---- shared state ---------------------------------------------------------- */
@@ -79,11 +82,17 @@ typedef struct {
     } BENCH_ALIGNED barrier;
     cs_line_t *lines; /* cs_lines of them */
     int cs_lines;
+    /* local streaks (written in the critical section, so lock-protected):
+     * consecutive acquisitions whose owner stayed in one cohort of level l */
+    const clof_topology_t *topo;
+    uint32_t nlev;                     /* levels tracked (0: off) */
+    uint64_t streak[CLOF_TOPO_MAX_LEVELS];
+    uint64_t streak_max[CLOF_TOPO_MAX_LEVELS];
 } BENCH_ALIGNED shared_t;
 
 /* How the cpu of an owner is known.  CPU_VIRTUAL is where an emulated
  * topology will put its thread -> virtual-cpu assignment. */
-enum { CPU_OS = 0, CPU_FIXED = 1 };
+enum { CPU_OS = 0, CPU_FIXED = 1, CPU_VIRTUAL = 2 };
 
 typedef struct {
     uint64_t count; /* iterations done; written by the owner, read at stop */
@@ -124,6 +133,8 @@ BENCH_INLINE int bench_os_cpu(void)
 
 BENCH_INLINE int bench_cpu(const thread_t *t)
 {
+    if (t->cpu_mode == CPU_VIRTUAL)
+        return (int)clof_current_cpu();
     return t->cpu_mode == CPU_FIXED ? t->fixed_cpu : bench_os_cpu();
 }
 
@@ -173,6 +184,21 @@ BENCH_INLINE uint64_t bench_cs(shared_t *sh, uint64_t me)
     return prev;
 }
 
+/* Inside the critical section: extend or restart the streak of each level. */
+static void bench_streak(shared_t *sh, uint64_t prev, uint32_t cpu)
+{
+    for (uint32_t l = 0; l < sh->nlev; l++) {
+        if (prev != BENCH_NO_OWNER &&
+            clof_topo_cohort(sh->topo, (uint32_t)prev, l) ==
+                clof_topo_cohort(sh->topo, cpu, l))
+            sh->streak[l]++;
+        else
+            sh->streak[l] = 1;
+        if (sh->streak[l] > sh->streak_max[l])
+            sh->streak_max[l] = sh->streak[l];
+    }
+}
+
 /* After the release: classify the handover the critical section saw. */
 BENCH_INLINE void bench_handover(thread_t *t, uint64_t prev, uint32_t cpu)
 {
@@ -202,6 +228,8 @@ static void bench_sample_add(thread_t *t, uint64_t ns)
 static void bench_thread_start(thread_t *t)
 {
     shared_t *sh = t->sh;
+    if (t->cpu_mode == CPU_VIRTUAL)
+        clof_topo_set_vcpu(t->fixed_cpu);
     __atomic_fetch_add(&sh->barrier.ready, 1, __ATOMIC_SEQ_CST);
     while (!__atomic_load_n(&sh->barrier.go, __ATOMIC_ACQUIRE))
         sched_yield();
@@ -229,12 +257,16 @@ static void bench_thread_start(thread_t *t)
                 uint64_t t1 = bench_ticks();                                   \
                 cpu = (uint32_t)bench_cpu(t);                                  \
                 prev = bench_cs(sh, tag | cpu);                                \
+                if (sh->nlev)                                                  \
+                    bench_streak(sh, prev, cpu);                               \
                 bl_##lk##_release(l, c);                                       \
                 bench_sample_add(t, t1 - t0);                                  \
             } else {                                                           \
                 bl_##lk##_acquire(l, c);                                       \
                 cpu = (uint32_t)bench_cpu(t);                                  \
                 prev = bench_cs(sh, tag | cpu);                                \
+                if (sh->nlev)                                                  \
+                    bench_streak(sh, prev, cpu);                               \
                 bl_##lk##_release(l, c);                                       \
             }                                                                  \
             bench_handover(t, prev, cpu);                                      \
@@ -336,6 +368,7 @@ typedef struct {
     uint64_t handovers, same_cpu, cpu_unknown;
     uint64_t *pairs; /* summed over threads, or NULL */
     uint32_t ncpu_ids;
+    uint64_t streak_max[CLOF_TOPO_MAX_LEVELS];
 } result_t;
 
 static void *xaligned(size_t align, size_t size)
@@ -383,10 +416,16 @@ static int bench_run(const params_t *p, int run, result_t *r)
     sh->cs_lines = p->cs_lines;
     sh->lines = xaligned(128, sizeof(cs_line_t) * (size_t)p->cs_lines);
     sh->lines[0].v[1] = BENCH_NO_OWNER;
+    const clof_topology_t *topo = clof_topology();
+    sh->topo = topo;
+    sh->nlev = topo->nlevels > 1 ? topo->nlevels : 0;
     bench_inits[p->lock](sh);
 
     thread_t *th = xaligned(128, sizeof *th * (size_t)T);
-    long nconf = sysconf(_SC_NPROCESSORS_CONF);
+    long nconf = topo->emulated ? (long)topo->ncpus
+                                : sysconf(_SC_NPROCESSORS_CONF);
+    if (!topo->emulated && (long)topo->ncpus > nconf)
+        nconf = (long)topo->ncpus;
     uint32_t ncpu_ids = (nconf > 0 && nconf <= BENCH_PAIR_MAX_CPUS)
                             ? (uint32_t)nconf
                             : 0;
@@ -400,6 +439,11 @@ static int bench_run(const params_t *p, int run, result_t *r)
         t->id = i;
         t->cpu_mode = p->pin ? CPU_FIXED : CPU_OS;
         t->fixed_cpu = p->pin ? cpus[i % ncpus] : -1;
+        if (topo->emulated) { /* the thread's virtual cpu by the placement */
+            t->cpu_mode = CPU_VIRTUAL;
+            t->fixed_cpu = (int)clof_topo_assign_vcpu(
+                topo, (clof_vcpu_assign_t)p->placement, (uint32_t)i);
+        }
         t->rng = p->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)i * 0xBF58476D1CE4E5B9ULL +
                  (uint64_t)run * 0x94D049BB133111EBULL + 1;
         if (t->rng == 0)
@@ -529,10 +573,30 @@ static int bench_run(const params_t *p, int run, result_t *r)
         free(th[i].samples);
         free(th[i].pairs);
     }
+    memcpy(r->streak_max, sh->streak_max, sizeof r->streak_max);
     free(th);
     free(sh->lines);
     free(sh);
     return 0;
+}
+
+/* Fraction of the handovers whose two owners share a cohort of level l. */
+static double bench_local_fraction(const result_t *r, uint32_t l)
+{
+    const clof_topology_t *t = clof_topology();
+    if (!r->pairs)
+        return NAN;
+    uint64_t all = 0, local = 0;
+    for (uint32_t a = 0; a < r->ncpu_ids; a++)
+        for (uint32_t b = 0; b < r->ncpu_ids; b++) {
+            uint64_t n = r->pairs[(size_t)a * r->ncpu_ids + b];
+            if (!n)
+                continue;
+            all += n;
+            if (clof_topo_cohort(t, a, l) == clof_topo_cohort(t, b, l))
+                local += n;
+        }
+    return all ? (double)local / (double)all : NAN;
 }
 
 /* ---- output -------------------------------------------------------------------- */
@@ -556,10 +620,20 @@ static void print_human(const params_t *p, const result_t *r)
     else
         snprintf(same, sizeof same, "-");
     printf("%-12s T=%-3d %10.3f Mops/s  rstd %.3f  p50 %6s ns  p99 %8s ns  "
-           "handovers/op %.3f  same-cpu %s\n",
+           "handovers/op %.3f  same-cpu %s",
            bench_lock_names[p->lock], p->threads, r->ops_per_s / 1e6, r->rstd,
            p50, p99,
            r->total ? (double)r->handovers / (double)r->total : 0.0, same);
+    const clof_topology_t *t = clof_topology();
+    if (t->nlevels > 1) {
+        printf("  local:");
+        for (uint32_t l = 0; l + 1 < t->nlevels; l++)
+            printf(" %s %.3f (streak %llu)",
+                   clof_topo_level_name(clof_topo_level_kind(t, l)),
+                   bench_local_fraction(r, l),
+                   (unsigned long long)r->streak_max[l]);
+    }
+    putchar('\n');
 }
 
 static void print_json(const params_t *p, int run, const result_t *r)
@@ -583,9 +657,21 @@ static void print_json(const params_t *p, int run, const result_t *r)
     fputs(",\"p99_ns\":", f);
     bench_json_num(f, r->p99);
     fprintf(f, ",\"latency_samples\":%llu", (unsigned long long)r->nsamples);
-    /* Only the system level is known until the topology is wired in: every
-     * handover stays inside the system's (single) cohort. */
-    fputs(",\"handover_local\":{\"system\":1}", f);
+    /* For each level of the hierarchy: the fraction of handovers whose
+     * previous and next owner share a cohort of that level (system: 1). */
+    const clof_topology_t *t = clof_topology();
+    fputs(",\"handover_local\":{", f);
+    for (uint32_t l = 0; l < t->nlevels; l++) {
+        fprintf(f, "%s\"%s\":", l ? "," : "",
+                clof_topo_level_name(clof_topo_level_kind(t, l)));
+        bench_json_num(f, l + 1 == t->nlevels ? 1.0 : bench_local_fraction(r, l));
+    }
+    fputs("},\"local_streak_max\":{", f);
+    for (uint32_t l = 0; l + 1 < t->nlevels; l++)
+        fprintf(f, "%s\"%s\":%llu", l ? "," : "",
+                clof_topo_level_name(clof_topo_level_kind(t, l)),
+                (unsigned long long)r->streak_max[l]);
+    fputs("}", f);
     fprintf(f, ",\"handovers\":{\"count\":%llu,\"per_op\":",
             (unsigned long long)r->handovers);
     bench_json_num(f, r->total ? (double)r->handovers / (double)r->total : 0.0);
@@ -593,7 +679,18 @@ static void print_json(const params_t *p, int run, const result_t *r)
     bench_json_num(f, r->handovers ? (double)r->same_cpu / (double)r->handovers
                                    : NAN);
     fprintf(f, ",\"cpu_unknown\":%llu}", (unsigned long long)r->cpu_unknown);
-    fputs(",\"topology\":{\"source\":\"none\",\"levels\":[\"system\"]}", f);
+    fputs(",\"topology\":{\"source\":", f);
+    bench_json_str(f, clof_topo_source_name(t->source));
+    fputs(",\"origin\":", f);
+    bench_json_str(f, t->origin);
+    fputs(",\"emulated\":", f);
+    fputs(t->emulated ? "true" : "false", f);
+    fputs(",\"levels\":[", f);
+    for (uint32_t l = 0; l < t->nlevels; l++) {
+        fputs(l ? "," : "", f);
+        bench_json_str(f, clof_topo_level_name(clof_topo_level_kind(t, l)));
+    }
+    fprintf(f, "],\"cpus\":%u}", t->npresent);
     fputs(",\"simulated\":false,\"machine\":", f);
     bench_machine_json(f, &machine);
     fprintf(f, ",\"params\":{\"cs_lines\":%d,\"non_cs_ns\":", p->cs_lines);
@@ -634,6 +731,7 @@ static void usage(FILE *f)
         "                  [--seed S] [--repeat R] [--sample-every N]\n"
         "                  [--label TEXT] [--json]\n"
         "                  [--emulate SHAPE | --topology FILE | --simulate PROFILE]\n"
+        "                  [--placement packed|spread|linear]\n"
         "\n"
         "  --list            print every lock name, one per line\n"
         "  --lock NAME       the lock (see --list)\n"
@@ -653,7 +751,14 @@ static void usage(FILE *f)
         "                    buffer of 8192 samples fills)\n"
         "  --label TEXT      copied into the JSON record\n"
         "  --json            one JSON object per run on stdout\n"
-        "  --emulate, --topology, --simulate  not yet supported\n"
+        "  --emulate SHAPE   run on an emulated machine, e.g.\n"
+        "                    package:2,numa:2,cache:8,core:4 (threads get\n"
+        "                    virtual cpus; NUMA locks and the handover\n"
+        "                    accounting use its hierarchy)\n"
+        "  --topology FILE   use this hierarchy file for the real cpus\n"
+        "  --placement P     virtual cpus of emulated threads: packed\n"
+        "                    (default), spread or linear\n"
+        "  --simulate        not yet supported\n"
         "exit status: 0 ok, 1 failed run or check, 2 bad usage\n",
         f);
 }
@@ -712,7 +817,7 @@ int main(int argc, char **argv)
     enum {
         O_LIST = 256, O_LOCK, O_THREADS, O_DURATION, O_CS, O_NONCS,
         O_NONCS_FIXED, O_PIN, O_JSON, O_SEED, O_REPEAT, O_SAMPLE, O_LABEL,
-        O_EMULATE, O_TOPOLOGY, O_SIMULATE, O_HELP
+        O_EMULATE, O_TOPOLOGY, O_SIMULATE, O_PLACEMENT, O_HELP
     };
     static const struct option opts[] = {
         {"list", no_argument, 0, O_LIST},
@@ -731,6 +836,7 @@ int main(int argc, char **argv)
         {"emulate", required_argument, 0, O_EMULATE},
         {"topology", required_argument, 0, O_TOPOLOGY},
         {"simulate", required_argument, 0, O_SIMULATE},
+        {"placement", required_argument, 0, O_PLACEMENT},
         {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0},
     };
@@ -772,8 +878,16 @@ int main(int argc, char **argv)
             break;
         }
         case O_LABEL: p.label = optarg; break;
-        case O_EMULATE: unsupported = "--emulate"; break;
-        case O_TOPOLOGY: unsupported = "--topology"; break;
+        case O_EMULATE: p.emulate = optarg; break;
+        case O_TOPOLOGY: p.topology = optarg; break;
+        case O_PLACEMENT: {
+            int a = clof_topo_assign_from_name(optarg);
+            if (a < 0)
+                die_usage("bad --placement (expected packed, spread or linear)",
+                          optarg);
+            p.placement = a;
+            break;
+        }
         case O_SIMULATE: unsupported = "--simulate"; break;
         case O_HELP: usage(stdout); return 0;
         case '?':
@@ -793,10 +907,23 @@ int main(int argc, char **argv)
     }
     if (unsupported) {
         fprintf(stderr,
-                "clof-bench: %s is not yet supported (the topology layer is "
-                "not wired into the benchmark yet)\n",
+                "clof-bench: %s is not yet supported (the simulation backend "
+                "does not exist yet)\n",
                 unsupported);
         return 2;
+    }
+    if (p.emulate && p.topology)
+        die_usage("--emulate and --topology exclude each other", NULL);
+    if (p.emulate || p.topology) {
+        clof_topo_opts_t to;
+        memset(&to, 0, sizeof to);
+        to.emulate = p.emulate;
+        to.file = p.topology;
+        clof_topo_error_t err;
+        if (clof_topology_install(&to, &err) != 0) {
+            fprintf(stderr, "clof-bench: %s\n", err.msg);
+            return 2;
+        }
     }
     if (!lock_name)
         die_usage("--lock NAME is required (see --list)", NULL);
