@@ -13,7 +13,8 @@
 # usage: bench/callgrind.sh [--bin DIR] [--iters N] [--locks "a b .."] [--out FILE]
 #   --bin DIR    where clof-uncontended is (default: build/bin, or $CLOF_BIN)
 #   --iters N    pairs in the measured run (default 100000)
-#   --locks L    space-separated lock names (default: all of --list)
+#   --locks L    space-separated lock names (default: the basic locks, the
+#                peers, and seven CLoF compositions of 2-4 levels)
 #   --out FILE   CSV path (default: results/callgrind-<date>.csv)
 set -euo pipefail
 
@@ -42,7 +43,9 @@ if [ ! -x "$prog" ]; then
 fi
 command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind not installed (scripts/deps.sh)" >&2; exit 2; }
 
-[ -n "$locks" ] || locks="$("$prog" --list | tr '\n' ' ')"
+# default: every basic lock and peer, plus CLoF compositions of 2, 3 and 4
+# levels next to MCS (all 336 compositions: --locks "$(clof-uncontended --list)")
+[ -n "$locks" ] || locks="$("$prog" --list | grep -v -- - | tr '\n' ' ') ck-mcs ck-clh ck-ticket ck-fas mcs-mcs mcs-mcs-mcs mcs-mcs-mcs-mcs tkt-mcs tkt-mcs-clh hem-hem-mcs-clh clh-tkt-mcs-tkt"
 stamp="$(date +%Y%m%d-%H%M%S)"
 [ -n "$out" ] || { mkdir -p "$root/results"; out="$root/results/callgrind-$stamp.csv"; }
 info="$("$prog" --info)"

@@ -71,6 +71,10 @@
 #define CLOF_ALIGNED(n) __attribute__((aligned(n)))
 #define CLOF_CACHE_ALIGNED CLOF_ALIGNED(CLOF_CACHELINE)
 #define CLOF_LIKELY(x) __builtin_expect(!!(x), 1)
+/* Lock fast paths are always inlined; slow paths (waiting, waking) never,
+ * so a lock costs the same few instructions wherever it is used. */
+#define CLOF_INLINE static inline __attribute__((always_inline))
+#define CLOF_SLOW static __attribute__((noinline, cold, unused))
 #define CLOF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 typedef struct {
@@ -236,12 +240,9 @@ static inline void clof_fence_rel(void)
 /* await_eq parks keyed by the awaited value (woken only by a write of it);
  * await_neq parks until any change. */
 #define CLOF_A_AWAIT_(W, T, cond, test, step, sfx, mo)                         \
-    static inline T clof_atomic##W##_await_##cond##sfx(                        \
-        const clof_atomic##W##_t *a, T v)                                      \
+    CLOF_SLOW T clof_atomic##W##_await_##cond##sfx##_slow_(                    \
+        const clof_atomic##W##_t *a, T v, T x)                                 \
     {                                                                          \
-        T x = clof_be_load_u##W(&a->_v, mo);                                   \
-        if (CLOF_LIKELY(x test v))                                             \
-            return x;                                                          \
         clof_wait_t w = CLOF_WAIT_INIT;                                        \
         do {                                                                   \
             step;                                                              \
@@ -249,6 +250,14 @@ static inline void clof_fence_rel(void)
         } while (!(x test v));                                                 \
         clof_wait_end(&w);                                                     \
         return x;                                                              \
+    }                                                                          \
+    CLOF_INLINE T clof_atomic##W##_await_##cond##sfx(                          \
+        const clof_atomic##W##_t *a, T v)                                      \
+    {                                                                          \
+        T x = clof_be_load_u##W(&a->_v, mo);                                   \
+        if (CLOF_LIKELY(x test v))                                             \
+            return x;                                                          \
+        return clof_atomic##W##_await_##cond##sfx##_slow_(a, v, x);            \
     }
 #define CLOF_A_EQ_STEP_(W) clof_wait_for_u##W(&w, &a->_v, x, v)
 #define CLOF_A_NEQ_STEP_(W) clof_wait_change_u##W(&w, &a->_v, x)
@@ -263,12 +272,9 @@ static inline void clof_fence_rel(void)
 CLOF_A_AWAITS_(32, uint32_t)
 CLOF_A_AWAITS_(64, uint64_t)
 
-static inline void *clof_atomicptr_await_eq_mo_(void *const *p, void *v,
-                                                int mo)
+CLOF_SLOW void *clof_atomicptr_await_eq_slow_(void *const *p, void *v, int mo,
+                                              void *x)
 {
-    void *x = clof_be_load_ptr(p, mo);
-    if (CLOF_LIKELY(x == v))
-        return x;
     clof_wait_t w = CLOF_WAIT_INIT;
     do {
         clof_wait_for_ptr(&w, p, x, v);
@@ -277,12 +283,16 @@ static inline void *clof_atomicptr_await_eq_mo_(void *const *p, void *v,
     clof_wait_end(&w);
     return x;
 }
-static inline void *clof_atomicptr_await_neq_mo_(void *const *p, void *v,
-                                                 int mo)
+CLOF_INLINE void *clof_atomicptr_await_eq_mo_(void *const *p, void *v, int mo)
 {
     void *x = clof_be_load_ptr(p, mo);
-    if (CLOF_LIKELY(x != v))
+    if (CLOF_LIKELY(x == v))
         return x;
+    return clof_atomicptr_await_eq_slow_(p, v, mo, x);
+}
+CLOF_SLOW void *clof_atomicptr_await_neq_slow_(void *const *p, void *v, int mo,
+                                               void *x)
+{
     clof_wait_t w = CLOF_WAIT_INIT;
     do {
         clof_wait_change_ptr(&w, p, x);
@@ -290,6 +300,13 @@ static inline void *clof_atomicptr_await_neq_mo_(void *const *p, void *v,
     } while (x == v);
     clof_wait_end(&w);
     return x;
+}
+CLOF_INLINE void *clof_atomicptr_await_neq_mo_(void *const *p, void *v, int mo)
+{
+    void *x = clof_be_load_ptr(p, mo);
+    if (CLOF_LIKELY(x != v))
+        return x;
+    return clof_atomicptr_await_neq_slow_(p, v, mo, x);
 }
 #define clof_atomicptr_await_(cond, a, v, mo)                                  \
     ((CLOF_TYPEOF_((a)->_v))clof_atomicptr_await_##cond##_mo_(                 \

@@ -110,23 +110,23 @@
         (void)high;                                                            \
         clof_##B##_init(&n->lock);                                             \
     }                                                                          \
-    static inline uint32_t clof_##N##_acq##k(clof_##N##_l##k##_t *n,           \
+    CLOF_INLINE uint32_t clof_##N##_acq##k(clof_##N##_l##k##_t *n,           \
                                              clof_##N##_c##k##_t *c)           \
     {                                                                          \
         clof_##B##_acquire(&n->lock, c);                                       \
         return 1;                                                              \
     }                                                                          \
-    static inline bool clof_##N##_try##k(clof_##N##_l##k##_t *n,               \
+    CLOF_INLINE bool clof_##N##_try##k(clof_##N##_l##k##_t *n,               \
                                          clof_##N##_c##k##_t *c)               \
     {                                                                          \
         return clof_##B##_tryacquire(&n->lock, c);                             \
     }                                                                          \
-    static inline void clof_##N##_rel##k(clof_##N##_l##k##_t *n,               \
+    CLOF_INLINE void clof_##N##_rel##k(clof_##N##_l##k##_t *n,               \
                                          clof_##N##_c##k##_t *c)               \
     {                                                                          \
         clof_##B##_release(&n->lock, c);                                       \
     }                                                                          \
-    static inline bool clof_##N##_hw##k(clof_##N##_l##k##_t *n,                \
+    CLOF_INLINE bool clof_##N##_hw##k(clof_##N##_l##k##_t *n,                \
                                         clof_##N##_c##k##_t *c)                \
     {                                                                          \
         return clof_##B##_has_waiters(&n->lock, c);                            \
@@ -153,7 +153,7 @@
         n->high = (clof_##N##_l##k1##_t *)high;                                \
     }                                                                          \
     /* returns the number of levels acquired (1 = this one only) */            \
-    static inline uint32_t clof_##N##_acq##k(clof_##N##_l##k##_t *n,           \
+    CLOF_INLINE uint32_t clof_##N##_acq##k(clof_##N##_l##k##_t *n,           \
                                              clof_##N##_c##k##_t *c)           \
     {                                                                          \
         if (!CLOF_HW_##B)                                                      \
@@ -165,7 +165,7 @@
             return 1;                                                          \
         return 1 + clof_##N##_acq##k1(n->high, &n->high_ctx);                  \
     }                                                                          \
-    static inline bool clof_##N##_try##k(clof_##N##_l##k##_t *n,               \
+    CLOF_INLINE bool clof_##N##_try##k(clof_##N##_l##k##_t *n,               \
                                          clof_##N##_c##k##_t *c)               \
     {                                                                          \
         if (!clof_##B##_tryacquire(&n->lock, c))                               \
@@ -175,13 +175,13 @@
         clof_##B##_release(&n->lock, c);                                       \
         return false;                                                          \
     }                                                                          \
-    static inline bool clof_##N##_lowhw##k(clof_##N##_l##k##_t *n,             \
+    CLOF_INLINE bool clof_##N##_lowhw##k(clof_##N##_l##k##_t *n,             \
                                            clof_##N##_c##k##_t *c)             \
     {                                                                          \
         return CLOF_HW_##B ? clof_##B##_has_waiters(&n->lock, c)               \
                            : clof_atomic32_read_rlx(&n->waiters) != 0;         \
     }                                                                          \
-    static inline void clof_##N##_rel##k(clof_##N##_l##k##_t *n,               \
+    CLOF_INLINE void clof_##N##_rel##k(clof_##N##_l##k##_t *n,               \
                                          clof_##N##_c##k##_t *c)               \
     {                                                                          \
         if (clof_##N##_lowhw##k(n, c) && ++n->count < n->threshold) {          \
@@ -194,7 +194,7 @@
         CLOF_CMP_RELEASE_ORDER_(clof_##N##_rel##k1(n->high, &n->high_ctx),     \
                                 clof_##B##_release(&n->lock, c));              \
     }                                                                          \
-    static inline bool clof_##N##_hw##k(clof_##N##_l##k##_t *n,                \
+    CLOF_INLINE bool clof_##N##_hw##k(clof_##N##_l##k##_t *n,                \
                                         clof_##N##_c##k##_t *c)                \
     {                                                                          \
         return clof_##N##_lowhw##k(n, c) ||                                    \
@@ -333,7 +333,7 @@ typedef struct {
         clof_atomicptr_write_rlx(&l->tree, (clof_compose_tree_t *)NULL);       \
     }                                                                          \
     /* first use of an all-zero lock: build over the process topology */       \
-    static inline clof_compose_tree_t *clof_##N##_lazy_(clof_##N##_t *l)       \
+    CLOF_SLOW clof_compose_tree_t *clof_##N##_lazy_(clof_##N##_t *l)            \
     {                                                                          \
         clof_compose_tree_t *tr =                                              \
             (clof_compose_tree_t *)calloc(1, sizeof *tr);                      \
@@ -347,7 +347,7 @@ typedef struct {
         }                                                                      \
         return tr;                                                             \
     }                                                                          \
-    static inline clof_##N##_l0_t *clof_##N##_leaf_(clof_##N##_t *l)           \
+    CLOF_INLINE clof_##N##_l0_t *clof_##N##_leaf_(clof_##N##_t *l)           \
     {                                                                          \
         clof_compose_tree_t *tr = clof_atomicptr_read_acq(&l->tree);           \
         if (CLOF_UNLIKELY(tr == NULL))                                         \
@@ -356,7 +356,7 @@ typedef struct {
         uint32_t leaf = NLEV == 1 ? 0 : clof_topo_cohort(tr->topo, cpu, tr->lvl[0]); \
         return &((clof_##N##_l0_t *)tr->nodes[0])[leaf];                       \
     }                                                                          \
-    static inline void clof_##N##_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    CLOF_INLINE void clof_##N##_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
     {                                                                          \
         clof_##N##_l0_t *leaf = clof_##N##_leaf_(l);                           \
         c->leaf = leaf;                                                        \
@@ -364,7 +364,7 @@ typedef struct {
         (void)taken;                                                           \
         CLOF_COMPOSE_ON_ACQUIRE(taken);                                        \
     }                                                                          \
-    static inline bool clof_##N##_tryacquire(clof_##N##_t *l,                  \
+    CLOF_INLINE bool clof_##N##_tryacquire(clof_##N##_t *l,                  \
                                              clof_##N##_ctx_t *c)              \
     {                                                                          \
         clof_##N##_l0_t *leaf = clof_##N##_leaf_(l);                           \
@@ -373,12 +373,12 @@ typedef struct {
         c->leaf = leaf;                                                        \
         return true;                                                           \
     }                                                                          \
-    static inline void clof_##N##_release(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    CLOF_INLINE void clof_##N##_release(clof_##N##_t *l, clof_##N##_ctx_t *c) \
     {                                                                          \
         (void)l;                                                               \
         clof_##N##_rel0(c->leaf, &c->c0);                                      \
     }                                                                          \
-    static inline bool clof_##N##_has_waiters(clof_##N##_t *l,                 \
+    CLOF_INLINE bool clof_##N##_has_waiters(clof_##N##_t *l,                 \
                                               clof_##N##_ctx_t *c)             \
     {                                                                          \
         (void)l;                                                               \

@@ -350,11 +350,15 @@ static inline void clof_wait_for_ptr(clof_wait_t *w, void *const *p,
     clof_wait_step_ptr(w, p, seen, (uint64_t)(uintptr_t)want);
 }
 
+CLOF_SLOW void clof_wake_bucket_slow_(clof_park_bucket_t *b)
+{
+    clof_be_fetch_add_u32(&b->seq, 1, CLOF_MO_SEQ);
+    clof_be_futex_wake_all(&b->seq);
+}
 static inline bool clof_wake_bucket_(clof_park_bucket_t *b)
 {
     if (CLOF_UNLIKELY(clof_be_load_u32(&b->waiters, CLOF_MO_SEQ) != 0)) {
-        clof_be_fetch_add_u32(&b->seq, 1, CLOF_MO_SEQ);
-        clof_be_futex_wake_all(&b->seq);
+        clof_wake_bucket_slow_(b);
         return true;
     }
     return false;
@@ -363,7 +367,7 @@ static inline bool clof_wake_bucket_(clof_park_bucket_t *b)
 /* Wake the threads parked on the word at p that wait for the value v or for
  * any change.  Call after storing v to p with seq_cst order (the *_write_wake
  * helpers of atomic.h do both).  Costs two loads when nobody is parked. */
-static inline void clof_wake_value_(const void *p, uint64_t v)
+CLOF_SLOW void clof_wake_value_(const void *p, uint64_t v)
 {
     bool woke = clof_wake_bucket_(clof_park_bucket_(p, v));
     woke |= clof_wake_bucket_(clof_park_bucket_(p, CLOF_PARK_ANY_));
@@ -383,7 +387,11 @@ static inline void clof_wake_value_(const void *p, uint64_t v)
  * calls it for the next-but-one waiter at a hand-over (or the next one at an
  * acquire), so the futex wake-up latency overlaps a critical section instead
  * of following it.  Only hashes p: safe on memory that may be gone. */
-#define clof_nudge(p, v) ((void)clof_wake_bucket_(clof_park_bucket_((const void *)(p), (uint64_t)(v))))
+CLOF_SLOW void clof_nudge_(const void *p, uint64_t v)
+{
+    (void)clof_wake_bucket_(clof_park_bucket_(p, v));
+}
+#define clof_nudge(p, v) clof_nudge_((const void *)(p), (uint64_t)(v))
 
 #endif /* policy */
 

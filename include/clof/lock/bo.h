@@ -43,7 +43,7 @@ static inline void clof_bo_init(clof_bo_t *l)
     clof_ttas_init(l);
 }
 
-static inline void clof_bo_acquire(clof_bo_t *l, clof_bo_ctx_t *c)
+CLOF_INLINE void clof_bo_acquire(clof_bo_t *l, clof_bo_ctx_t *c)
 {
     (void)c;
     if (CLOF_LIKELY(clof_atomic32_xchg_acq(&l->state, 1) == 0))
@@ -51,17 +51,17 @@ static inline void clof_bo_acquire(clof_bo_t *l, clof_bo_ctx_t *c)
     clof_ttas_slowpath_(l, CLOF_BO_MIN, CLOF_BO_MAX);
 }
 
-static inline bool clof_bo_tryacquire(clof_bo_t *l, clof_bo_ctx_t *c)
+CLOF_INLINE bool clof_bo_tryacquire(clof_bo_t *l, clof_bo_ctx_t *c)
 {
     return clof_ttas_tryacquire(l, c);
 }
 
-static inline void clof_bo_release(clof_bo_t *l, clof_bo_ctx_t *c)
+CLOF_INLINE void clof_bo_release(clof_bo_t *l, clof_bo_ctx_t *c)
 {
     clof_ttas_release(l, c);
 }
 
-static inline bool clof_bo_has_waiters(clof_bo_t *l, clof_bo_ctx_t *c)
+CLOF_INLINE bool clof_bo_has_waiters(clof_bo_t *l, clof_bo_ctx_t *c)
 {
     return clof_ttas_has_waiters(l, c);
 }

@@ -76,7 +76,7 @@ static inline clof_clh_node_t *clof_clh_mynode_(clof_clh_ctx_t *c)
     return me;
 }
 
-static inline void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
+CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     clof_clh_node_t *me = clof_clh_mynode_(c);
     clof_atomic32_write_rlx(&me->locked, 1);
@@ -91,7 +91,7 @@ static inline void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
     c->pred = pred;
 }
 
-static inline bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
+CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
     clof_clh_node_t *pred = t ? t : &l->first;
@@ -106,7 +106,7 @@ static inline bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
     return true;
 }
 
-static inline void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
+CLOF_INLINE void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     (void)l;
     clof_clh_node_t *me = c->node;
@@ -116,7 +116,7 @@ static inline void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
         clof_atomic32_wake(&me->locked, 0);
 }
 
-static inline bool clof_clh_has_waiters(clof_clh_t *l, clof_clh_ctx_t *c)
+CLOF_INLINE bool clof_clh_has_waiters(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     return clof_atomicptr_read_rlx(&l->tail) != c->node;
 }

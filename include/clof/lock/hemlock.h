@@ -54,37 +54,46 @@ static inline void clof_hemlock_init(clof_hemlock_t *l)
     clof_atomicptr_write_rlx(&l->tail, (clof_hemlock_ctx_t *)NULL);
 }
 
-static inline void clof_hemlock_acquire(clof_hemlock_t *l,
-                                        clof_hemlock_ctx_t *c)
+CLOF_SLOW void clof_hemlock_wait_(clof_hemlock_t *l, clof_hemlock_ctx_t *c,
+                                  clof_hemlock_ctx_t *pred)
 {
-    clof_hemlock_ctx_t *pred = clof_atomicptr_xchg(&l->tail, c);
-    if (CLOF_LIKELY(pred == NULL))
-        return;
     clof_atomicptr_await_eq_acq(&pred->grant, l);
     clof_atomicptr_write_wake(&pred->grant, (clof_hemlock_t *)NULL);
     /* my successor (if any) is next: let it be running at my release */
     clof_atomicptr_nudge(&c->grant, l);
 }
 
-static inline bool clof_hemlock_tryacquire(clof_hemlock_t *l,
+CLOF_INLINE void clof_hemlock_acquire(clof_hemlock_t *l,
+                                      clof_hemlock_ctx_t *c)
+{
+    clof_hemlock_ctx_t *pred = clof_atomicptr_xchg(&l->tail, c);
+    if (CLOF_UNLIKELY(pred != NULL))
+        clof_hemlock_wait_(l, c, pred);
+}
+
+CLOF_SLOW void clof_hemlock_handover_(clof_hemlock_t *l, clof_hemlock_ctx_t *c)
+{
+    clof_atomicptr_write_wake(&c->grant, l);
+    clof_atomicptr_await_eq_rlx(&c->grant, (clof_hemlock_t *)NULL);
+}
+
+CLOF_INLINE bool clof_hemlock_tryacquire(clof_hemlock_t *l,
                                            clof_hemlock_ctx_t *c)
 {
     return clof_atomicptr_cmpxchg(&l->tail, (clof_hemlock_ctx_t *)NULL, c) ==
            NULL;
 }
 
-static inline void clof_hemlock_release(clof_hemlock_t *l,
+CLOF_INLINE void clof_hemlock_release(clof_hemlock_t *l,
                                         clof_hemlock_ctx_t *c)
 {
-    if (CLOF_LIKELY(clof_atomicptr_cmpxchg_rel(&l->tail, c,
-                                               (clof_hemlock_ctx_t *)NULL) ==
-                    c))
-        return;
-    clof_atomicptr_write_wake(&c->grant, l);
-    clof_atomicptr_await_eq_rlx(&c->grant, (clof_hemlock_t *)NULL);
+    if (CLOF_UNLIKELY(clof_atomicptr_cmpxchg_rel(&l->tail, c,
+                                                 (clof_hemlock_ctx_t *)NULL) !=
+                      c))
+        clof_hemlock_handover_(l, c);
 }
 
-static inline bool clof_hemlock_has_waiters(clof_hemlock_t *l,
+CLOF_INLINE bool clof_hemlock_has_waiters(clof_hemlock_t *l,
                                             clof_hemlock_ctx_t *c)
 {
     return clof_atomicptr_read_rlx(&l->tail) != c;

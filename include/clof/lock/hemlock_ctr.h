@@ -57,13 +57,11 @@ static inline void clof_hemlock_ctr_init(clof_hemlock_ctr_t *l)
     clof_hemlock_init(l);
 }
 
-static inline void clof_hemlock_ctr_acquire(clof_hemlock_ctr_t *l,
-                                            clof_hemlock_ctr_ctx_t *c)
-{
 #if CLOF_HEMLOCK_CTR_ACTIVE
-    clof_hemlock_ctx_t *pred = clof_atomicptr_xchg(&l->tail, c);
-    if (CLOF_LIKELY(pred == NULL))
-        return;
+CLOF_SLOW void clof_hemlock_ctr_wait_(clof_hemlock_ctr_t *l,
+                                      clof_hemlock_ctr_ctx_t *c,
+                                      clof_hemlock_ctx_t *pred)
+{
     clof_hemlock_t *seen;
     clof_wait_t w = CLOF_WAIT_INIT;
     while ((seen = clof_atomicptr_cmpxchg(&pred->grant, l,
@@ -72,25 +70,11 @@ static inline void clof_hemlock_ctr_acquire(clof_hemlock_ctr_t *l,
     clof_wait_end(&w);
     clof_wake(&pred->grant); /* the releaser may be parked on the ack */
     clof_wake(&c->grant);    /* nudge my successor (it polls by change) */
-#else
-    clof_hemlock_acquire(l, c);
-#endif
 }
 
-static inline bool clof_hemlock_ctr_tryacquire(clof_hemlock_ctr_t *l,
-                                               clof_hemlock_ctr_ctx_t *c)
+CLOF_SLOW void clof_hemlock_ctr_handover_(clof_hemlock_ctr_t *l,
+                                          clof_hemlock_ctr_ctx_t *c)
 {
-    return clof_hemlock_tryacquire(l, c);
-}
-
-static inline void clof_hemlock_ctr_release(clof_hemlock_ctr_t *l,
-                                            clof_hemlock_ctr_ctx_t *c)
-{
-#if CLOF_HEMLOCK_CTR_ACTIVE
-    if (CLOF_LIKELY(clof_atomicptr_cmpxchg_rel(&l->tail, c,
-                                               (clof_hemlock_ctx_t *)NULL) ==
-                    c))
-        return;
     (void)clof_atomicptr_cmpxchg(&c->grant, (clof_hemlock_t *)NULL, l);
     clof_wake(&c->grant);
     clof_hemlock_t *seen;
@@ -100,12 +84,41 @@ static inline void clof_hemlock_ctr_release(clof_hemlock_ctr_t *l,
                                               (clof_hemlock_t *)NULL)) != NULL)
         clof_atomicptr_wait(&w, &c->grant, seen);
     clof_wait_end(&w);
+}
+#endif
+
+CLOF_INLINE void clof_hemlock_ctr_acquire(clof_hemlock_ctr_t *l,
+                                          clof_hemlock_ctr_ctx_t *c)
+{
+#if CLOF_HEMLOCK_CTR_ACTIVE
+    clof_hemlock_ctx_t *pred = clof_atomicptr_xchg(&l->tail, c);
+    if (CLOF_UNLIKELY(pred != NULL))
+        clof_hemlock_ctr_wait_(l, c, pred);
+#else
+    clof_hemlock_acquire(l, c);
+#endif
+}
+
+CLOF_INLINE bool clof_hemlock_ctr_tryacquire(clof_hemlock_ctr_t *l,
+                                               clof_hemlock_ctr_ctx_t *c)
+{
+    return clof_hemlock_tryacquire(l, c);
+}
+
+CLOF_INLINE void clof_hemlock_ctr_release(clof_hemlock_ctr_t *l,
+                                            clof_hemlock_ctr_ctx_t *c)
+{
+#if CLOF_HEMLOCK_CTR_ACTIVE
+    if (CLOF_UNLIKELY(clof_atomicptr_cmpxchg_rel(&l->tail, c,
+                                                 (clof_hemlock_ctx_t *)NULL) !=
+                      c))
+        clof_hemlock_ctr_handover_(l, c);
 #else
     clof_hemlock_release(l, c);
 #endif
 }
 
-static inline bool clof_hemlock_ctr_has_waiters(clof_hemlock_ctr_t *l,
+CLOF_INLINE bool clof_hemlock_ctr_has_waiters(clof_hemlock_ctr_t *l,
                                                 clof_hemlock_ctr_ctx_t *c)
 {
     return clof_hemlock_has_waiters(l, c);

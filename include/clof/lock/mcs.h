@@ -55,33 +55,32 @@ static inline void clof_mcs_init(clof_mcs_t *l)
     clof_atomicptr_write_rlx(&l->tail, (clof_mcs_ctx_t *)NULL);
 }
 
-static inline void clof_mcs_acquire(clof_mcs_t *l, clof_mcs_ctx_t *c)
+CLOF_SLOW void clof_mcs_enqueue_(clof_mcs_ctx_t *pred, clof_mcs_ctx_t *c)
 {
-    clof_atomicptr_write_rlx(&c->next, (clof_mcs_ctx_t *)NULL);
-    clof_atomic32_write_rlx(&c->locked, 1);
-    clof_mcs_ctx_t *pred = clof_atomicptr_xchg(&l->tail, c);
-    if (CLOF_LIKELY(pred == NULL))
-        return;
     clof_atomicptr_write_wake(&pred->next, c);
     clof_atomic32_await_eq_acq(&c->locked, 0);
 }
 
-static inline bool clof_mcs_tryacquire(clof_mcs_t *l, clof_mcs_ctx_t *c)
+CLOF_INLINE void clof_mcs_acquire(clof_mcs_t *l, clof_mcs_ctx_t *c)
+{
+    clof_atomicptr_write_rlx(&c->next, (clof_mcs_ctx_t *)NULL);
+    clof_atomic32_write_rlx(&c->locked, 1);
+    clof_mcs_ctx_t *pred = clof_atomicptr_xchg(&l->tail, c);
+    if (CLOF_UNLIKELY(pred != NULL))
+        clof_mcs_enqueue_(pred, c);
+}
+
+CLOF_INLINE bool clof_mcs_tryacquire(clof_mcs_t *l, clof_mcs_ctx_t *c)
 {
     clof_atomicptr_write_rlx(&c->next, (clof_mcs_ctx_t *)NULL);
     clof_atomic32_write_rlx(&c->locked, 0);
     return clof_atomicptr_cmpxchg(&l->tail, (clof_mcs_ctx_t *)NULL, c) == NULL;
 }
 
-static inline void clof_mcs_release(clof_mcs_t *l, clof_mcs_ctx_t *c)
+CLOF_SLOW void clof_mcs_handover_(clof_mcs_ctx_t *c, clof_mcs_ctx_t *next)
 {
-    clof_mcs_ctx_t *next = clof_atomicptr_read_acq(&c->next);
-    if (CLOF_LIKELY(next == NULL)) {
-        if (clof_atomicptr_cmpxchg_rel(&l->tail, c, (clof_mcs_ctx_t *)NULL) ==
-            c)
-            return;
+    if (next == NULL)
         next = clof_atomicptr_await_neq_acq(&c->next, (clof_mcs_ctx_t *)NULL);
-    }
     /* next is still waiting, so its node is alive: read its successor now */
     clof_mcs_ctx_t *after = clof_atomicptr_read_rlx(&next->next);
     clof_atomic32_write_wake(&next->locked, 0);
@@ -89,7 +88,16 @@ static inline void clof_mcs_release(clof_mcs_t *l, clof_mcs_ctx_t *c)
         clof_atomic32_nudge(&after->locked, 0);
 }
 
-static inline bool clof_mcs_has_waiters(clof_mcs_t *l, clof_mcs_ctx_t *c)
+CLOF_INLINE void clof_mcs_release(clof_mcs_t *l, clof_mcs_ctx_t *c)
+{
+    clof_mcs_ctx_t *next = clof_atomicptr_read_acq(&c->next);
+    if (CLOF_LIKELY(next == NULL) &&
+        clof_atomicptr_cmpxchg_rel(&l->tail, c, (clof_mcs_ctx_t *)NULL) == c)
+        return;
+    clof_mcs_handover_(c, next);
+}
+
+CLOF_INLINE bool clof_mcs_has_waiters(clof_mcs_t *l, clof_mcs_ctx_t *c)
 {
     return clof_atomicptr_read_rlx(&l->tail) != c;
 }

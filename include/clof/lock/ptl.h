@@ -61,7 +61,7 @@ static inline void clof_ptl_init(clof_ptl_t *l)
         clof_atomic32_write_rlx(&l->slot[i].grant, 0);
 }
 
-static inline void clof_ptl_acquire(clof_ptl_t *l, clof_ptl_ctx_t *c)
+CLOF_INLINE void clof_ptl_acquire(clof_ptl_t *l, clof_ptl_ctx_t *c)
 {
     (void)c;
     uint32_t t = clof_atomic32_get_inc_rlx(&l->request);
@@ -69,7 +69,7 @@ static inline void clof_ptl_acquire(clof_ptl_t *l, clof_ptl_ctx_t *c)
     clof_atomic32_write_rlx(&l->owner_ticket, t);
 }
 
-static inline bool clof_ptl_tryacquire(clof_ptl_t *l, clof_ptl_ctx_t *c)
+CLOF_INLINE bool clof_ptl_tryacquire(clof_ptl_t *l, clof_ptl_ctx_t *c)
 {
     (void)c;
     uint32_t t = clof_atomic32_read_rlx(&l->request);
@@ -81,7 +81,7 @@ static inline bool clof_ptl_tryacquire(clof_ptl_t *l, clof_ptl_ctx_t *c)
     return true;
 }
 
-static inline void clof_ptl_release(clof_ptl_t *l, clof_ptl_ctx_t *c)
+CLOF_INLINE void clof_ptl_release(clof_ptl_t *l, clof_ptl_ctx_t *c)
 {
     (void)c;
     uint32_t t = clof_atomic32_read_rlx(&l->owner_ticket) + 1;
@@ -97,7 +97,7 @@ static inline void clof_ptl_release(clof_ptl_t *l, clof_ptl_ctx_t *c)
     }
 }
 
-static inline bool clof_ptl_has_waiters(clof_ptl_t *l, clof_ptl_ctx_t *c)
+CLOF_INLINE bool clof_ptl_has_waiters(clof_ptl_t *l, clof_ptl_ctx_t *c)
 {
     (void)c;
     uint32_t r = clof_atomic32_read_rlx(&l->request);

@@ -46,11 +46,8 @@ static inline void clof_tas_init(clof_tas_t *l)
     clof_atomic32_write_rlx(&l->waiters, 0);
 }
 
-static inline void clof_tas_acquire(clof_tas_t *l, clof_tas_ctx_t *c)
+CLOF_SLOW void clof_tas_slowpath_(clof_tas_t *l)
 {
-    (void)c;
-    if (CLOF_LIKELY(clof_atomic32_xchg_acq(&l->state, 1) == 0))
-        return;
     clof_wait_t w = CLOF_WAIT_INIT;
     clof_atomic32_inc(&l->waiters);
     do {
@@ -60,13 +57,20 @@ static inline void clof_tas_acquire(clof_tas_t *l, clof_tas_ctx_t *c)
     clof_atomic32_dec_rlx(&l->waiters);
 }
 
-static inline bool clof_tas_tryacquire(clof_tas_t *l, clof_tas_ctx_t *c)
+CLOF_INLINE void clof_tas_acquire(clof_tas_t *l, clof_tas_ctx_t *c)
+{
+    (void)c;
+    if (CLOF_UNLIKELY(clof_atomic32_xchg_acq(&l->state, 1) != 0))
+        clof_tas_slowpath_(l);
+}
+
+CLOF_INLINE bool clof_tas_tryacquire(clof_tas_t *l, clof_tas_ctx_t *c)
 {
     (void)c;
     return clof_atomic32_xchg_acq(&l->state, 1) == 0;
 }
 
-static inline void clof_tas_release(clof_tas_t *l, clof_tas_ctx_t *c)
+CLOF_INLINE void clof_tas_release(clof_tas_t *l, clof_tas_ctx_t *c)
 {
     (void)c;
     clof_atomic32_write_wakeable(&l->state, 0);
@@ -74,7 +78,7 @@ static inline void clof_tas_release(clof_tas_t *l, clof_tas_ctx_t *c)
         clof_atomic32_wake(&l->state, 0);
 }
 
-static inline bool clof_tas_has_waiters(clof_tas_t *l, clof_tas_ctx_t *c)
+CLOF_INLINE bool clof_tas_has_waiters(clof_tas_t *l, clof_tas_ctx_t *c)
 {
     (void)c;
     return clof_atomic32_read_rlx(&l->waiters) != 0;

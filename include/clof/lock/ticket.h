@@ -54,14 +54,14 @@ static inline void clof_ticket_init(clof_ticket_t *l)
     clof_atomic32_write_rlx(&l->owner, 0);
 }
 
-static inline void clof_ticket_acquire(clof_ticket_t *l, clof_ticket_ctx_t *c)
+CLOF_INLINE void clof_ticket_acquire(clof_ticket_t *l, clof_ticket_ctx_t *c)
 {
     (void)c;
     uint32_t t = clof_atomic32_get_inc_rlx(&l->next);
     clof_atomic32_await_eq_acq(&l->owner, t);
 }
 
-static inline bool clof_ticket_tryacquire(clof_ticket_t *l,
+CLOF_INLINE bool clof_ticket_tryacquire(clof_ticket_t *l,
                                           clof_ticket_ctx_t *c)
 {
     (void)c;
@@ -69,7 +69,7 @@ static inline bool clof_ticket_tryacquire(clof_ticket_t *l,
     return clof_atomic32_cmpxchg_rlx(&l->next, o, o + 1) == o;
 }
 
-static inline void clof_ticket_release(clof_ticket_t *l, clof_ticket_ctx_t *c)
+CLOF_INLINE void clof_ticket_release(clof_ticket_t *l, clof_ticket_ctx_t *c)
 {
     (void)c;
     if (!CLOF_WAIT_CAN_PARK) {
@@ -88,7 +88,7 @@ static inline void clof_ticket_release(clof_ticket_t *l, clof_ticket_ctx_t *c)
     }
 }
 
-static inline bool clof_ticket_has_waiters(clof_ticket_t *l,
+CLOF_INLINE bool clof_ticket_has_waiters(clof_ticket_t *l,
                                            clof_ticket_ctx_t *c)
 {
     (void)c;

@@ -44,7 +44,7 @@ static inline void clof_ttas_init(clof_ttas_t *l)
 /* The contended path, shared with BO: poll until free, exchange, and after a
  * lost exchange back off for `delay` pause steps, doubling up to `max`
  * (delay 0: plain TTAS). */
-static inline void clof_ttas_slowpath_(clof_ttas_t *l, uint32_t delay,
+CLOF_SLOW void clof_ttas_slowpath_(clof_ttas_t *l, uint32_t delay,
                                        uint32_t max)
 {
     clof_atomic32_inc(&l->waiters);
@@ -59,7 +59,7 @@ static inline void clof_ttas_slowpath_(clof_ttas_t *l, uint32_t delay,
     clof_atomic32_dec_rlx(&l->waiters);
 }
 
-static inline void clof_ttas_acquire(clof_ttas_t *l, clof_ttas_ctx_t *c)
+CLOF_INLINE void clof_ttas_acquire(clof_ttas_t *l, clof_ttas_ctx_t *c)
 {
     (void)c;
     if (CLOF_LIKELY(clof_atomic32_xchg_acq(&l->state, 1) == 0))
@@ -67,14 +67,14 @@ static inline void clof_ttas_acquire(clof_ttas_t *l, clof_ttas_ctx_t *c)
     clof_ttas_slowpath_(l, 0, 0);
 }
 
-static inline bool clof_ttas_tryacquire(clof_ttas_t *l, clof_ttas_ctx_t *c)
+CLOF_INLINE bool clof_ttas_tryacquire(clof_ttas_t *l, clof_ttas_ctx_t *c)
 {
     (void)c;
     return clof_atomic32_read_rlx(&l->state) == 0 &&
            clof_atomic32_xchg_acq(&l->state, 1) == 0;
 }
 
-static inline void clof_ttas_release(clof_ttas_t *l, clof_ttas_ctx_t *c)
+CLOF_INLINE void clof_ttas_release(clof_ttas_t *l, clof_ttas_ctx_t *c)
 {
     (void)c;
     clof_atomic32_write_wakeable(&l->state, 0);
@@ -82,7 +82,7 @@ static inline void clof_ttas_release(clof_ttas_t *l, clof_ttas_ctx_t *c)
         clof_atomic32_wake(&l->state, 0);
 }
 
-static inline bool clof_ttas_has_waiters(clof_ttas_t *l, clof_ttas_ctx_t *c)
+CLOF_INLINE bool clof_ttas_has_waiters(clof_ttas_t *l, clof_ttas_ctx_t *c)
 {
     (void)c;
     return clof_atomic32_read_rlx(&l->waiters) != 0;
