@@ -284,7 +284,11 @@ static inline void bl_ck_fas_release(bl_ck_fas_lock_t *l, bl_ck_fas_ctx_t *c)
         clof_##id##_release(l, c);                                             \
     }
 #include <stdlib.h>
+#include <clof/numa/cohort.h>
 #include "bench_compositions.h"
+/* the cohort locks (numa/cohort.h) */
+CLOF_COHORT_LOCKS(BL_COMPOSED_ADAPTER_)
+#define BENCH_NUMA_LOCKS(X) X(c_bo_mcs, C_BO_MCS) X(c_tkt_tkt, C_TKT_TKT) X(c_ptl_tkt, C_PTL_TKT)
 
 /* BENCH_LOCKS(X): X(id, ID) for every lock, the clof basic locks first (the
  * two-argument form is CLOF_BASIC_LOCKS's; benchmarks use only id), then the
@@ -296,7 +300,8 @@ static inline void bl_ck_fas_release(bl_ck_fas_lock_t *l, bl_ck_fas_ctx_t *c)
     X(ck_ticket, CK_TICKET)                                                    \
     X(ck_fas, CK_FAS)
 #define BENCH_LOCKS(X)                                                         \
-    CLOF_BASIC_LOCKS(X) BENCH_PEER_LOCKS(X) BENCH_COMPOSED_LOCKS(X)
+    CLOF_BASIC_LOCKS(X) BENCH_PEER_LOCKS(X) BENCH_NUMA_LOCKS(X)                \
+        BENCH_COMPOSED_LOCKS(X)
 
 enum {
 #define BENCH_X_(id, ID) BENCH_LOCK_##ID,

@@ -35,7 +35,7 @@ def main():
     for m in range(2, a.max_levels + 1):
         for combo in itertools.product(abbrs, repeat=m):  # lowest level first
             name = "-".join(combo)
-            cid = "c_" + "_".join(combo)
+            cid = "k_" + "_".join(combo)
             system_down = ", ".join(BASIC[x] for x in reversed(combo))
             out.append("CLOF_LOCK(%s, %s)" % (cid, system_down))
             out.append("BL_COMPOSED_ADAPTER_(%s, \"%s\")" % (cid, name))

@@ -232,6 +232,22 @@ static inline int clof_compose_levels_(const clof_topology_t *t, uint32_t n,
     return 0;
 }
 
+/* Level indices of the kinds in `kinds` (n of them), if t has them all. */
+static inline bool clof_compose_prefer_(const clof_topology_t *t, uint32_t n,
+                                        const clof_level_kind_t *kinds,
+                                        uint32_t *lvl)
+{
+    if (!kinds)
+        return false;
+    for (uint32_t k = 0; k < n; k++) {
+        int i = clof_topo_level_index(t, kinds[k]);
+        if (i < 0)
+            return false;
+        lvl[k] = (uint32_t)i;
+    }
+    return true;
+}
+
 /* Cohort of the first cpu of cohort c of level lf, at level lt. */
 static inline uint32_t clof_compose_parent_(const clof_topology_t *t,
                                             uint32_t lf, uint32_t c,
@@ -277,7 +293,7 @@ typedef struct {
     clof_##N##_node_init##k((clof_##N##_l##k##_t *)tr->nodes[k], 0, NULL);
 
 /* The user-facing lock over the tree; n levels, lowest index 0. */
-#define CLOF_CMP_FRONT_(N, NLEV, FAIR, BUILD)                                  \
+#define CLOF_CMP_FRONT_(N, P, NLEV, FAIR, BUILD)                                  \
     typedef struct {                                                           \
         CLOF_ATOMICPTR(clof_compose_tree_t) tree;                              \
     } clof_##N##_t;                                                            \
@@ -292,6 +308,9 @@ typedef struct {
         memset(tr, 0, sizeof *tr);                                             \
         tr->topo = t;                                                          \
         tr->nlev = NLEV;                                                       \
+        uint32_t pref_[NLEV];                                                  \
+        if (!levels && clof_compose_prefer_(t, NLEV, P, pref_))                \
+            levels = pref_;                                                    \
         if (clof_compose_levels_(t, NLEV, levels, tr->lvl) != 0)               \
             return -1;                                                         \
         for (uint32_t k = 0; k < NLEV; k++)                                    \
@@ -394,43 +413,43 @@ typedef struct {
 #define CLOF_COMPOSED_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
 
 /* ---- depths 1..5 (arguments from the system level down) ---- */
-#define CLOF_LOCK_1_(N, B0)                                                    \
+#define CLOF_LOCK_1_(N, P, B0)                                                    \
     CLOF_CMP_TOP_(N, 0, B0)                                                    \
-    CLOF_CMP_FRONT_(N, 1, CLOF_FAIR_##B0,                                      \
+    CLOF_CMP_FRONT_(N, P, 1, CLOF_FAIR_##B0,                                      \
                     CLOF_CMP_ALLOC_(N, 0); CLOF_CMP_TOPINIT_(N, 0))
-#define CLOF_LOCK_2_(N, B1, B0)                                                \
+#define CLOF_LOCK_2_(N, P, B1, B0)                                                \
     CLOF_CMP_TOP_(N, 1, B1)                                                    \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
-    CLOF_CMP_FRONT_(N, 2, CLOF_FAIR_##B1 && CLOF_FAIR_##B0,                    \
+    CLOF_CMP_FRONT_(N, P, 2, CLOF_FAIR_##B1 && CLOF_FAIR_##B0,                    \
                     CLOF_CMP_ALLOC_(N, 1); CLOF_CMP_ALLOC_(N, 0);              \
                     CLOF_CMP_TOPINIT_(N, 1) CLOF_CMP_LINK_(N, 0, 1))
-#define CLOF_LOCK_3_(N, B2, B1, B0)                                            \
+#define CLOF_LOCK_3_(N, P, B2, B1, B0)                                            \
     CLOF_CMP_TOP_(N, 2, B2)                                                    \
     CLOF_CMP_LEVEL_(N, 1, 2, B1)                                               \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
-    CLOF_CMP_FRONT_(N, 3, CLOF_FAIR_##B2 && CLOF_FAIR_##B1 && CLOF_FAIR_##B0,  \
+    CLOF_CMP_FRONT_(N, P, 3, CLOF_FAIR_##B2 && CLOF_FAIR_##B1 && CLOF_FAIR_##B0,  \
                     CLOF_CMP_ALLOC_(N, 2); CLOF_CMP_ALLOC_(N, 1);              \
                     CLOF_CMP_ALLOC_(N, 0); CLOF_CMP_TOPINIT_(N, 2)             \
                     CLOF_CMP_LINK_(N, 1, 2) CLOF_CMP_LINK_(N, 0, 1))
-#define CLOF_LOCK_4_(N, B3, B2, B1, B0)                                        \
+#define CLOF_LOCK_4_(N, P, B3, B2, B1, B0)                                        \
     CLOF_CMP_TOP_(N, 3, B3)                                                    \
     CLOF_CMP_LEVEL_(N, 2, 3, B2)                                               \
     CLOF_CMP_LEVEL_(N, 1, 2, B1)                                               \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
-    CLOF_CMP_FRONT_(N, 4,                                                      \
+    CLOF_CMP_FRONT_(N, P, 4,                                                      \
                     CLOF_FAIR_##B3 && CLOF_FAIR_##B2 && CLOF_FAIR_##B1 &&      \
                         CLOF_FAIR_##B0,                                        \
                     CLOF_CMP_ALLOC_(N, 3); CLOF_CMP_ALLOC_(N, 2);              \
                     CLOF_CMP_ALLOC_(N, 1); CLOF_CMP_ALLOC_(N, 0);              \
                     CLOF_CMP_TOPINIT_(N, 3) CLOF_CMP_LINK_(N, 2, 3)            \
                     CLOF_CMP_LINK_(N, 1, 2) CLOF_CMP_LINK_(N, 0, 1))
-#define CLOF_LOCK_5_(N, B4, B3, B2, B1, B0)                                    \
+#define CLOF_LOCK_5_(N, P, B4, B3, B2, B1, B0)                                    \
     CLOF_CMP_TOP_(N, 4, B4)                                                    \
     CLOF_CMP_LEVEL_(N, 3, 4, B3)                                               \
     CLOF_CMP_LEVEL_(N, 2, 3, B2)                                               \
     CLOF_CMP_LEVEL_(N, 1, 2, B1)                                               \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
-    CLOF_CMP_FRONT_(N, 5,                                                      \
+    CLOF_CMP_FRONT_(N, P, 5,                                                      \
                     CLOF_FAIR_##B4 && CLOF_FAIR_##B3 && CLOF_FAIR_##B2 &&      \
                         CLOF_FAIR_##B1 && CLOF_FAIR_##B0,                      \
                     CLOF_CMP_ALLOC_(N, 4); CLOF_CMP_ALLOC_(N, 3);              \
@@ -443,6 +462,13 @@ typedef struct {
 /* CLOF_LOCK(name, system_lock, ..., lowest_lock): 1 to 5 basic locks. */
 #define CLOF_LOCK(N, ...)                                                      \
     CLOF_CMP_PICK_(__VA_ARGS__, CLOF_LOCK_5_, CLOF_LOCK_4_, CLOF_LOCK_3_,      \
-                   CLOF_LOCK_2_, CLOF_LOCK_1_, none)(N, __VA_ARGS__)
+                   CLOF_LOCK_2_, CLOF_LOCK_1_, none)(N, NULL, __VA_ARGS__)
+/* The same, preferring the hierarchy levels whose kinds the array P (of
+ * clof_level_kind_t, n entries, lowest first, system last) names; when the
+ * hierarchy lacks one of them the default choice applies.  The cohort locks
+ * use it to sit on the NUMA level. */
+#define CLOF_LOCK_ON(N, P, ...)                                                \
+    CLOF_CMP_PICK_(__VA_ARGS__, CLOF_LOCK_5_, CLOF_LOCK_4_, CLOF_LOCK_3_,      \
+                   CLOF_LOCK_2_, CLOF_LOCK_1_, none)(N, P, __VA_ARGS__)
 
 #endif /* CLOF_COMPOSE_H */

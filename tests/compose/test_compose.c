@@ -24,6 +24,7 @@
 static __thread unsigned tl_taken; /* levels the last acquire had to take */
 #define CLOF_COMPOSE_ON_ACQUIRE(levels) (tl_taken = (levels))
 #include <clof/compose.h>
+#include <clof/numa/cohort.h>
 
 #include <pthread.h>
 #include <signal.h>
@@ -41,7 +42,10 @@ static __thread unsigned tl_taken; /* levels the last acquire had to take */
     X(hem_ptl_bo)       /* 3: unfair top */                                    \
     X(hem_hem_mcs_clh)  /* 4: the paper's example name */                      \
     X(tkt_clh_mcs_hemctr) /* 4 */                                              \
-    X(ttas_tkt_hem_mcs_clh) /* 5 */
+    X(ttas_tkt_hem_mcs_clh) /* 5 */                                            \
+    X(c_bo_mcs)         /* cohort locks: NUMA level + system */                \
+    X(c_tkt_tkt)                                                               \
+    X(c_ptl_tkt)
 
 CLOF_LOCK(mcs_tkt, ticket, mcs)
 CLOF_LOCK(tas_mcs, mcs, tas)
@@ -110,7 +114,9 @@ static void critical(uint32_t leaf)
         clof_topo_set_vcpu((int32_t)vcpu_of(id, 0));                           \
         for (int i = 0; i < g_iters; i++) {                                    \
             clof_##N##_acquire(&N##_lock, &N##_ctx[id]);                       \
-            uint32_t leaf = clof_topo_cohort(&g_topo, clof_current_cpu(), 0);  \
+            uint32_t leaf = clof_topo_cohort(                                  \
+                &g_topo, clof_current_cpu(),                                   \
+                clof_atomicptr_read_rlx(&N##_lock.tree)->lvl[0]);              \
             if (migrate)                                                       \
                 clof_topo_set_vcpu((int32_t)vcpu_of(id, i + 1));               \
             critical(leaf);                                                    \

@@ -1,0 +1,43 @@
+/*
+ * Cohort locks: C-BO-MCS, C-TKT-TKT, C-PTL-TKT.
+ *
+ * Algorithm: one thread-oblivious global lock G and one local lock S_i per
+ * NUMA node with cohort detection; a thread takes S of its node, then G
+ * unless the previous owner in its node passed G along with S; it passes G
+ * to a waiting node-mate up to a batch bound, else releases
+ * G and then S.  That is exactly the CLoF generator over two levels (NUMA
+ * node, system), so the cohort locks are declared with it: no second copy of
+ * the algorithm.
+ * Paper: Lock Cohorting (TOPC'15) §2 and §3.1-3.3 (Figs. 3-5); the CLoF paper
+ * §4 generalises it to any number of levels.
+ * Properties: C-TKT-TKT and C-PTL-TKT are FIFO at each level (fair overall);
+ * C-BO-MCS has an unfair global lock (BO) and FIFO local queues.  Cohort
+ * detection is the local lock's native has_waiters (MCS: a successor is
+ * linked; ticket: next - owner > 1).  Batch bound: the NUMA level's
+ * threshold of the hierarchy (default 128).  Zero bytes are a valid lock
+ * (the tree is built at first use).  On a hierarchy without a NUMA level the
+ * lowest level is used instead (see compose.h).
+ * The abortable cohort locks (A-C-BO-BO, A-C-BO-CLH) are not provided yet.
+ *
+ * Memory orders: those of the basic locks (bo.h, mcs.h, ticket.h, ptl.h) and
+ * of the generator (compose.h).
+ */
+#ifndef CLOF_NUMA_COHORT_H
+#define CLOF_NUMA_COHORT_H
+
+#include <clof/compose.h>
+
+__attribute__((unused)) static const clof_level_kind_t clof_cohort_levels_[2] = {
+    CLOF_LEVEL_NUMA, CLOF_LEVEL_SYSTEM};
+
+/* global (system) lock first, local (NUMA node) lock second */
+CLOF_LOCK_ON(c_bo_mcs, clof_cohort_levels_, bo, mcs)
+CLOF_LOCK_ON(c_tkt_tkt, clof_cohort_levels_, ticket, ticket)
+CLOF_LOCK_ON(c_ptl_tkt, clof_cohort_levels_, ptl, ticket)
+
+#define CLOF_COHORT_LOCKS(X)                                                   \
+    X(c_bo_mcs, "c-bo-mcs")                                                    \
+    X(c_tkt_tkt, "c-tkt-tkt")                                                  \
+    X(c_ptl_tkt, "c-ptl-tkt")
+
+#endif /* CLOF_NUMA_COHORT_H */
