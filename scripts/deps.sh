@@ -3,7 +3,9 @@
 # everything is there).  Used by scripts/test.sh and scripts/run.sh.
 set -euo pipefail
 pkgs=(cmake ninja-build gcc g++ clang libclang-rt-14-dev valgrind libck-dev
-      hwloc-nox pkg-config python3 python3-matplotlib python3-numpy)
+      hwloc-nox pkg-config python3 python3-matplotlib python3-numpy
+      libleveldb-dev libsnappy-dev kyotocabinet-utils libkyotocabinet-dev
+      memcached libmemcached-tools)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The installed clof command works from its prefix: topology and heatmap.
 set -euo pipefail
-build="$1"; fixtures="$2"
+build=$(cd "$1" && pwd); fixtures=$(cd "$2" && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 clof="$tmp/prefix/bin/clof"

@@ -144,6 +144,17 @@ class Topology(unittest.TestCase):
         self.assertEqual(json.loads(out)["source"], "flat")
         self.assertEqual(err.count("warning"), 1, err)
 
+    def test_named_sysfs_root_must_exist(self):
+        # --sysfs names a tree: no silent flat fallback (bad input, exit 2)
+        rc, out, err = tl.clof("topology", "--sysfs", tl.sysfs("broken-empty"))
+        self.assertEqual(rc, 2)
+        self.assertIn("no cpus under devices/system/cpu", err)
+        with tempfile.TemporaryDirectory() as d:
+            rc, out, err = tl.clof("heatmap", "--synthetic", "--sysfs", "/nonexistent",
+                                   "--out", os.path.join(d, "out"))
+            self.assertEqual(rc, 2)
+            self.assertFalse(os.path.exists(os.path.join(d, "out")))
+
 
 class Heatmap(unittest.TestCase):
     def usable_cpus(self, n):

@@ -1,0 +1,50 @@
+/*
+ * clof_preload.h -- introspection of libclof-preload.so.
+ *
+ * A program run under LD_PRELOAD=libclof-preload.so can ask the library what
+ * it is doing.  Look the functions up with dlsym(RTLD_DEFAULT, ...): they are
+ * absent when the library is not loaded (that is how the conformance tests
+ * make sure they really run over clof).
+ */
+#ifndef CLOF_PRELOAD_H
+#define CLOF_PRELOAD_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct clof_preload_info {
+    const char *lock;        /* the lock in use, or "glibc" (fallback or asked for) */
+    int stats;               /* CLOF_STATS=1 */
+    int inplace;             /* the lock lives inside pthread_mutex_t */
+    size_t lock_size;        /* sizeof the lock */
+    size_t block_size;       /* bytes per mutex when not in place, else 0 */
+    size_t box_size;         /* bytes per context (per thread x nesting depth) */
+    uint64_t boxes;          /* contexts ever allocated */
+    uint64_t boxes_pooled;   /* ... of which now in the global pool */
+    uint64_t blocks;         /* lock blocks ever allocated */
+    uint64_t blocks_pooled;  /* ... of which now free for reuse */
+    uint64_t threads_seen;   /* threads that used a clof mutex */
+    uint64_t threads_live;   /* ... still registered (not exited) */
+    uint64_t forks;          /* fork children this process descends from */
+} clof_preload_info_t;
+
+/* Fill *out (size = sizeof(clof_preload_info_t)); returns 0. */
+int clof_preload_info(clof_preload_info_t *out, size_t size);
+
+/* 1 if m is held through clof right now, 0 if not (free, or a mutex handed
+ * to glibc: process-shared, robust, priority protocols, glibc mode). */
+int clof_preload_mutex_held(const pthread_mutex_t *m);
+
+typedef int (*clof_preload_info_fn)(clof_preload_info_t *, size_t);
+typedef int (*clof_preload_mutex_held_fn)(const pthread_mutex_t *);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLOF_PRELOAD_H */

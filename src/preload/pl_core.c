@@ -1,0 +1,667 @@
+/*
+ * src/preload/pl_core.c -- configuration, start-up, glibc's functions,
+ * per-thread state, memory pools, fork and statistics of libclof-preload.so.
+ *
+ * Start-up is lazy: the first interposed call from anywhere (another
+ * library's constructor included, before ours has run) configures the
+ * library; our constructor only makes sure that happens at load time when
+ * nobody called earlier.  Nothing here allocates with malloc: the contexts
+ * and lock blocks come from mmap'd pools, so a malloc that itself takes
+ * pthread mutexes (jemalloc, tcmalloc) cannot recurse into us.
+ */
+#include "pl_internal.h"
+#include "clof_preload.h"
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/futex.h>
+
+PL_TLS pl_tls_t pl_tls;
+PL_TLS uint64_t pl_parks;
+
+clof_atomic32_t pl_state;
+bool pl_glibc_mode;
+bool pl_stats_on;
+const pl_lockdef_t *pl_lock;
+clof_atomic32_t pl_fork_gen;
+pl_real_t pl_real;
+
+/* ---- the global lock: pools and registry --------------------------------------
+ * Short critical sections only.  Held by the forking thread across fork
+ * (prepare .. parent/child); code of that thread running in between (other
+ * libraries' atfork handlers that lock mutexes) passes through. */
+static clof_tas_t pl_glock;
+static int32_t pl_fork_holder;
+
+static void pl_glock_acquire(void)
+{
+    if (CLOF_UNLIKELY(pl_fork_holder != 0) && pl_fork_holder == pl_tid())
+        return;
+    clof_noctx_t c;
+    clof_tas_acquire(&pl_glock, &c);
+}
+static void pl_glock_release(void)
+{
+    if (CLOF_UNLIKELY(pl_fork_holder != 0) && pl_fork_holder == pl_tid())
+        return;
+    clof_noctx_t c;
+    clof_tas_release(&pl_glock, &c);
+}
+
+int32_t pl_tid_slow(void)
+{
+    int32_t t = (int32_t)syscall(SYS_gettid);
+    pl_tls.tid = t;
+    return t;
+}
+
+/* ---- messages: one line on stderr, no stdio locks, no allocation ---------- */
+static void pl_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void pl_say(const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n > sizeof buf - 2)
+        n = (int)sizeof buf - 2;
+    buf[n++] = '\n';
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t w = write(2, p, (size_t)n);
+        if (w <= 0)
+            break;
+        p += w;
+        n -= (int)w;
+    }
+}
+
+/* ---- mmap'd memory ------------------------------------------------------------*/
+static void *pl_map(size_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void pl_out_of_memory(void)
+{
+    pl_say("clof-preload: out of memory (mmap failed); aborting");
+    abort();
+}
+
+/* ---- context boxes ---------------------------------------------------------------
+ * Chunks of boxes, bump-allocated, never unmapped; the chunk list is also
+ * what the fork child scans for mutexes held by the forking thread. */
+#define PL_BOX_CHUNK (64u * 1024u)
+typedef struct pl_box_chunk {
+    struct pl_box_chunk *next;
+    uint32_t used, cap;
+    pl_box_t *boxes;
+} pl_box_chunk_t;
+
+static pl_box_chunk_t *pl_box_chunks; /* newest first */
+static pl_box_t *pl_box_pool;         /* global free boxes */
+static uint64_t pl_box_pool_n, pl_boxes_total;
+
+static pl_box_t *pl_box_new_locked(void)
+{
+    pl_box_chunk_t *c = pl_box_chunks;
+    if (c == NULL || c->used == c->cap) {
+        char *mem = pl_map(PL_BOX_CHUNK);
+        if (mem == NULL)
+            return NULL;
+        c = (pl_box_chunk_t *)(void *)mem;
+        size_t off = (sizeof *c + _Alignof(pl_box_t) - 1) & ~(_Alignof(pl_box_t) - 1);
+        c->boxes = (pl_box_t *)(void *)(mem + off);
+        c->cap = (uint32_t)((PL_BOX_CHUNK - off) / sizeof(pl_box_t));
+        c->used = 0;
+        c->next = pl_box_chunks;
+        pl_box_chunks = c;
+    }
+    pl_boxes_total++;
+    return &c->boxes[c->used++]; /* zero-filled: a valid fresh context */
+}
+
+#define PL_REFILL 4u
+pl_box_t *pl_box_refill(void)
+{
+    if (CLOF_UNLIKELY(!pl_tls.registered))
+        pl_thread_register();
+    pl_box_t *got[PL_REFILL];
+    unsigned n = 0;
+    pl_glock_acquire();
+    while (n < PL_REFILL && pl_box_pool != NULL) {
+        got[n++] = pl_box_pool;
+        pl_box_pool = pl_box_pool->next_free;
+        pl_box_pool_n--;
+    }
+    while (n < PL_REFILL) {
+        pl_box_t *b = pl_box_new_locked();
+        if (b == NULL)
+            break;
+        got[n++] = b;
+    }
+    pl_glock_release();
+    if (n == 0)
+        pl_out_of_memory();
+    for (unsigned i = 1; i < n; i++) {
+        got[i]->next_free = pl_tls.free;
+        pl_tls.free = got[i];
+        pl_tls.nfree++;
+    }
+    return got[0];
+}
+
+/* Give back to the pool all but PL_FREE_MAX/2 of the thread's free boxes
+ * (keep = 0: all of them). */
+static void pl_box_give_back(uint32_t keep)
+{
+    if (pl_tls.nfree <= keep)
+        return;
+    pl_box_t *first = NULL, *last = NULL;
+    uint32_t n = 0;
+    while (pl_tls.nfree > keep) {
+        pl_box_t *b = pl_tls.free;
+        pl_tls.free = b->next_free;
+        pl_tls.nfree--;
+        b->next_free = first;
+        if (last == NULL)
+            last = b;
+        first = b;
+        n++;
+    }
+    pl_glock_acquire();
+    last->next_free = pl_box_pool;
+    pl_box_pool = first;
+    pl_box_pool_n += n;
+    pl_glock_release();
+}
+
+void pl_box_trim(void)
+{
+    pl_box_give_back(PL_FREE_MAX / 2);
+}
+
+/* ---- lock blocks ---------------------------------------------------------------
+ * For locks larger than 8 bytes: one block per mutex, block_size bytes,
+ * cache-line aligned.  A block released by pthread_mutex_destroy is kept
+ * as it is (an unlocked lock) and reused as it is: never re-initialised,
+ * because a CLH lock's own first node may by then serve as some thread's
+ * queue node.  Blocks are never unmapped. */
+#define PL_BLOCK_CHUNK (256u * 1024u)
+static size_t pl_block_size;
+static char *pl_block_cur, *pl_block_end;
+static void **pl_block_stack; /* free blocks */
+static size_t pl_block_nfree, pl_block_cap;
+static uint64_t pl_blocks_total;
+
+static void *pl_block_new_locked(void)
+{
+    if (pl_block_cur == NULL || (size_t)(pl_block_end - pl_block_cur) < pl_block_size) {
+        size_t sz = PL_BLOCK_CHUNK;
+        while (sz < pl_block_size)
+            sz *= 2;
+        char *mem = pl_map(sz);
+        if (mem == NULL)
+            return NULL;
+        pl_block_cur = mem;
+        pl_block_end = mem + sz;
+    }
+    void *b = pl_block_cur;
+    pl_block_cur += pl_block_size;
+    pl_blocks_total++;
+    return b;
+}
+
+static void *pl_block_alloc(void)
+{
+    pl_glock_acquire();
+    void *b = pl_block_nfree > 0 ? pl_block_stack[--pl_block_nfree] : pl_block_new_locked();
+    pl_glock_release();
+    if (b == NULL)
+        pl_out_of_memory();
+    return b;
+}
+
+void *pl_block_fresh(void)
+{
+    pl_glock_acquire();
+    void *b = pl_block_new_locked();
+    pl_glock_release();
+    if (b == NULL)
+        pl_out_of_memory();
+    return b;
+}
+
+void pl_block_free(void *blk)
+{
+    pl_glock_acquire();
+    if (pl_block_nfree == pl_block_cap) {
+        size_t ncap = pl_block_cap ? pl_block_cap * 2 : 4096;
+        void **ns = pl_map(ncap * sizeof(void *));
+        if (ns == NULL) { /* keep the block out of circulation: a leak, not a crash */
+            pl_glock_release();
+            return;
+        }
+        if (pl_block_stack != NULL) {
+            memcpy(ns, pl_block_stack, pl_block_nfree * sizeof(void *));
+            munmap(pl_block_stack, pl_block_cap * sizeof(void *));
+        }
+        pl_block_stack = ns;
+        pl_block_cap = ncap;
+    }
+    pl_block_stack[pl_block_nfree++] = blk;
+    pl_glock_release();
+}
+
+void *pl_block_install(pl_mutex_t *m)
+{
+    void *b = pl_block_alloc();
+    void *seen = clof_atomicptr_cmpxchg(&m->lk.blk, (void *)NULL, b);
+    if (seen == NULL)
+        return b;
+    pl_block_free(b); /* another thread installed one first; ours is unused */
+    return seen;
+}
+
+/* ---- per-thread registry, thread exit ---------------------------------------- */
+static pthread_key_t pl_key;
+static bool pl_key_ok;
+static pl_tls_t *pl_registry; /* live registered threads */
+static pl_counters_t pl_retired; /* counters of exited threads */
+static uint64_t pl_retired_parks, pl_threads_seen, pl_threads_live;
+
+static void pl_counters_add(pl_counters_t *to, const pl_counters_t *from)
+{
+    const uint64_t *f = (const uint64_t *)(const void *)from;
+    uint64_t *t = (uint64_t *)(void *)to;
+    for (size_t i = 0; i < sizeof *to / sizeof(uint64_t); i++)
+        t[i] += f[i];
+}
+
+static void pl_thread_exit(void *arg)
+{
+    (void)arg;
+    pl_tls.exiting = 1;
+    pl_box_give_back(0);
+    if (!pl_tls.registered)
+        return;
+    pl_glock_acquire();
+    if (pl_tls.reg_prev)
+        pl_tls.reg_prev->reg_next = pl_tls.reg_next;
+    else
+        pl_registry = pl_tls.reg_next;
+    if (pl_tls.reg_next)
+        pl_tls.reg_next->reg_prev = pl_tls.reg_prev;
+    pl_counters_add(&pl_retired, &pl_tls.st);
+    pl_retired_parks += pl_parks;
+    pl_threads_live--;
+    pl_glock_release();
+    memset(&pl_tls.st, 0, sizeof pl_tls.st);
+    pl_parks = 0;
+    pl_tls.registered = 0;
+}
+
+void pl_thread_register(void)
+{
+    if (pl_tls.registered)
+        return;
+    pl_ensure_started();
+    /* Without a key (the program used up PTHREAD_KEYS_MAX) the thread's
+     * boxes are not recycled at its exit and its counters are not summed. */
+    if (!pl_key_ok || pthread_setspecific(pl_key, &pl_tls) != 0)
+        return;
+    pl_tls.parks = &pl_parks;
+    pl_glock_acquire();
+    pl_tls.reg_prev = NULL;
+    pl_tls.reg_next = pl_registry;
+    if (pl_registry)
+        pl_registry->reg_prev = &pl_tls;
+    pl_registry = &pl_tls;
+    if (!pl_tls.exiting)
+        pl_threads_seen++;
+    pl_threads_live++;
+    pl_glock_release();
+    pl_tls.registered = 1;
+}
+
+/* ---- timed waiters of a mutex ----------------------------------------------------*/
+void pl_timed_wake(pl_mutex_t *m)
+{
+    clof_atomic32_inc(&m->tw_seq);
+    pl_futex_wake(&m->tw_seq._v, INT32_MAX, false);
+}
+
+/* ---- futexes -------------------------------------------------------------------------*/
+int pl_futex_wait(uint32_t *w, uint32_t val, clockid_t clk, const struct timespec *abs,
+                  bool shared)
+{
+    int op = FUTEX_WAIT_BITSET | (shared ? 0 : FUTEX_PRIVATE_FLAG);
+    if (abs != NULL && clk == CLOCK_REALTIME)
+        op |= FUTEX_CLOCK_REALTIME;
+    long r = syscall(SYS_futex, w, op, val, abs, NULL, FUTEX_BITSET_MATCH_ANY);
+    return r == 0 ? 0 : errno;
+}
+
+void pl_futex_wake(uint32_t *w, int n, bool shared)
+{
+    syscall(SYS_futex, w, FUTEX_WAKE | (shared ? 0 : FUTEX_PRIVATE_FLAG), n, NULL, NULL, 0);
+}
+
+/* ---- glibc's own functions ------------------------------------------------------- */
+static void *pl_sym(const char *name, const char *const *versions)
+{
+    for (; *versions; versions++) {
+        void *p = dlvsym(RTLD_NEXT, name, *versions);
+        if (p != NULL)
+            return p;
+    }
+    return dlsym(RTLD_NEXT, name);
+}
+
+static void pl_resolve(void)
+{
+    /* newest first; x86-64's base version is GLIBC_2.2.5, aarch64's 2.17 */
+    static const char *const v_base[] = {"GLIBC_2.2.5", "GLIBC_2.17", NULL};
+    static const char *const v_234[] = {"GLIBC_2.34", "GLIBC_2.2.5", "GLIBC_2.17", NULL};
+    static const char *const v_clock[] = {"GLIBC_2.34", "GLIBC_2.30", NULL};
+    static const char *const v_cond[] = {"GLIBC_2.3.2", "GLIBC_2.17", NULL};
+    static const char *const v_cond_old[] = {"GLIBC_2.2.5", NULL};
+#define PL_R(field, name, v) *(void **)(&pl_real.field) = pl_sym(name, v)
+    PL_R(mutex_init, "pthread_mutex_init", v_base);
+    PL_R(mutex_destroy, "pthread_mutex_destroy", v_base);
+    PL_R(mutex_lock, "pthread_mutex_lock", v_base);
+    PL_R(mutex_trylock, "pthread_mutex_trylock", v_234);
+    PL_R(mutex_timedlock, "pthread_mutex_timedlock", v_234);
+    PL_R(mutex_clocklock, "pthread_mutex_clocklock", v_clock);
+    PL_R(mutex_unlock, "pthread_mutex_unlock", v_base);
+    PL_R(cond_init[0], "pthread_cond_init", v_cond);
+    PL_R(cond_destroy[0], "pthread_cond_destroy", v_cond);
+    PL_R(cond_wait[0], "pthread_cond_wait", v_cond);
+    PL_R(cond_timedwait[0], "pthread_cond_timedwait", v_cond);
+    PL_R(cond_signal[0], "pthread_cond_signal", v_cond);
+    PL_R(cond_broadcast[0], "pthread_cond_broadcast", v_cond);
+    PL_R(cond_clockwait, "pthread_cond_clockwait", v_clock);
+    /* the pre-2.3.2 ABI: only where it exists; else the current one */
+    PL_R(cond_init[1], "pthread_cond_init", v_cond_old);
+    PL_R(cond_destroy[1], "pthread_cond_destroy", v_cond_old);
+    PL_R(cond_wait[1], "pthread_cond_wait", v_cond_old);
+    PL_R(cond_timedwait[1], "pthread_cond_timedwait", v_cond_old);
+    PL_R(cond_signal[1], "pthread_cond_signal", v_cond_old);
+    PL_R(cond_broadcast[1], "pthread_cond_broadcast", v_cond_old);
+#undef PL_R
+}
+
+/* ---- configuration -------------------------------------------------------------------*/
+static const struct {
+    const char *alias, *name;
+} pl_aliases[] = {
+    {"tkt", "ticket"},     {"hem", "hemlock"},       {"hemctr", "hemlock_ctr"},
+    {"hem_ctr", "hemlock_ctr"}, {"hemlock-ctr", "hemlock_ctr"},
+};
+
+static bool pl_is_pending(const char *v)
+{
+    if (strncmp(v, "clof:", 5) == 0 || strncmp(v, "asl:", 4) == 0)
+        return true;
+    const char *p = PL_PENDING_NAMES;
+    size_t n = strlen(v);
+    while (*p) {
+        const char *e = strchr(p, ' ');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, v, n) == 0)
+            return true;
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    return false;
+}
+
+static const pl_lockdef_t *pl_find(const char *v)
+{
+    for (size_t i = 0; i < sizeof pl_aliases / sizeof pl_aliases[0]; i++)
+        if (strcmp(v, pl_aliases[i].alias) == 0)
+            v = pl_aliases[i].name;
+    for (size_t i = 0; i < pl_nlockdefs; i++)
+        if (strcmp(v, pl_lockdefs[i].name) == 0)
+            return &pl_lockdefs[i];
+    return NULL;
+}
+
+static void pl_known_names(char *buf, size_t size)
+{
+    size_t off = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < pl_nlockdefs && off < size; i++) {
+        int n = snprintf(buf + off, size - off, "%s%s", i ? " " : "", pl_lockdefs[i].name);
+        if (n < 0)
+            break;
+        off += (size_t)n;
+    }
+}
+
+static void pl_configure(void)
+{
+    const char *st = getenv("CLOF_STATS");
+    if (st != NULL && *st != 0) {
+        if (strcmp(st, "1") == 0 || strcmp(st, "yes") == 0 || strcmp(st, "on") == 0)
+            pl_stats_on = true;
+        else if (strcmp(st, "0") != 0 && strcmp(st, "no") != 0 && strcmp(st, "off") != 0)
+            pl_say("clof-preload: CLOF_STATS='%s' is not 0 or 1; statistics are off", st);
+    }
+
+    const char *v = getenv("CLOF_LOCK");
+    if (v == NULL || *v == 0)
+        v = PL_DEFAULT_LOCK;
+    if (strcmp(v, "glibc") == 0 || strcmp(v, "pthread") == 0 || strcmp(v, "none") == 0) {
+        pl_glibc_mode = true;
+        return;
+    }
+    const pl_lockdef_t *d = pl_find(v);
+    if (d == NULL) {
+        char known[512];
+        pl_known_names(known, sizeof known);
+        if (pl_is_pending(v))
+            pl_say("clof-preload: CLOF_LOCK='%s' is not yet available in this build; "
+                   "available: %s; not yet available: %s; running on glibc's pthread mutexes",
+                   v, known, PL_PENDING_NAMES);
+        else
+            pl_say("clof-preload: unknown lock CLOF_LOCK='%s'; known locks: %s "
+                   "(aliases: tkt hem hemctr; glibc = no replacement); not yet available: %s; "
+                   "running on glibc's pthread mutexes",
+                   v, known, PL_PENDING_NAMES);
+        pl_glibc_mode = true;
+        return;
+    }
+    pl_lock = d;
+    pl_block_size = d->inplace ? 0 : (d->desc.lock_size + CLOF_CACHELINE - 1) & ~(size_t)(CLOF_CACHELINE - 1);
+}
+
+/* ---- fork ------------------------------------------------------------------------------*/
+static void pl_fork_prepare(void)
+{
+    int32_t me = pl_tid();
+    clof_noctx_t c;
+    clof_tas_acquire(&pl_glock, &c);
+    pl_fork_holder = me;
+}
+
+static void pl_fork_parent(void)
+{
+    pl_fork_holder = 0;
+    clof_noctx_t c;
+    clof_tas_release(&pl_glock, &c);
+}
+
+static void pl_fork_child(void)
+{
+    int32_t old = pl_tls.tid;
+    int32_t now = pl_tid_slow();
+    pl_fork_holder = 0;
+    clof_tas_init(&pl_glock);
+    clof_atomic32_inc(&pl_fork_gen);
+#if CLOF_WAIT_CAN_PARK
+    /* No thread of the child is parked: forget the parent's parked waiters
+     * (their counts would make every wake-up a system call). */
+    memset(clof_park_table, 0, sizeof clof_park_table);
+#endif
+    /* Statistics: the child counts from zero, with only this thread. */
+    memset(&pl_retired, 0, sizeof pl_retired);
+    pl_retired_parks = 0;
+    memset(&pl_tls.st, 0, sizeof pl_tls.st);
+    pl_parks = 0;
+    pl_registry = NULL;
+    pl_threads_live = 0;
+    pl_threads_seen = 0;
+    if (pl_tls.registered) {
+        pl_tls.reg_prev = pl_tls.reg_next = NULL;
+        pl_registry = &pl_tls;
+        pl_threads_live = pl_threads_seen = 1;
+    }
+    if (pl_lock == NULL)
+        return;
+    /* Mutexes held by the forking thread: a fresh lock state, still held by
+     * it, without the parent's other threads queued in it.  Mutexes held by
+     * those threads stay held (as with glibc); their boxes are retired. */
+    for (pl_box_chunk_t *c = pl_box_chunks; c; c = c->next) {
+        for (uint32_t i = 0; i < c->used; i++) {
+            pl_box_t *b = &c->boxes[i];
+            pl_mutex_t *m = b->mutex;
+            if (m == NULL || b->dead)
+                continue;
+            if (old != 0 && clof_atomicptr_read_rlx(&m->box) == b &&
+                (int32_t)clof_atomic32_read_rlx(&m->owner) == old) {
+                pl_lock->ops->fork_reset(m, b);
+                clof_atomic32_write_rlx(&m->owner, (uint32_t)now);
+            } else {
+                b->dead = 1;
+            }
+        }
+    }
+}
+
+/* ---- start-up ---------------------------------------------------------------------------*/
+static int32_t pl_starter;
+
+void pl_start(void)
+{
+    uint32_t s = clof_atomic32_read_acq(&pl_state);
+    if (s == PL_STATE_READY)
+        return;
+    if (s == PL_STATE_NEW &&
+        clof_atomic32_cmpxchg(&pl_state, PL_STATE_NEW, PL_STATE_STARTING) == PL_STATE_NEW) {
+        pl_starter = pl_tid();
+        pl_resolve();
+        pl_configure();
+        pl_key_ok = pthread_key_create(&pl_key, pl_thread_exit) == 0;
+        pthread_atfork(pl_fork_prepare, pl_fork_parent, pl_fork_child);
+        const pl_ops_t *ops = pl_glibc_mode ? &pl_ops_glibc
+                              : pl_stats_on ? pl_lock->ops_st : pl_lock->ops;
+        __atomic_store_n(&pl_fn.lock, ops->lock, __ATOMIC_RELAXED);
+        __atomic_store_n(&pl_fn.trylock, ops->trylock, __ATOMIC_RELAXED);
+        __atomic_store_n(&pl_fn.unlock, ops->unlock, __ATOMIC_RELAXED);
+        __atomic_store_n(&pl_fn.timedlock, ops->timedlock, __ATOMIC_RELAXED);
+        __atomic_store_n(&pl_fn.destroy, ops->destroy, __ATOMIC_RELAXED);
+        __atomic_store_n(&pl_fn.fork_reset, ops->fork_reset, __ATOMIC_RELAXED);
+        clof_atomic32_write_rel(&pl_state, PL_STATE_READY);
+        return;
+    }
+    /* Someone is starting.  If it is this very thread (a function we call
+     * while starting came back into us), return: the caller copes. */
+    if (pl_starter == pl_tid())
+        return;
+    while (clof_atomic32_read_acq(&pl_state) != PL_STATE_READY)
+        sched_yield();
+}
+
+/* ---- statistics ------------------------------------------------------------------------*/
+static void pl_print_stats(void)
+{
+    pl_counters_t t = {0};
+    uint64_t parks;
+    pl_glock_acquire();
+    t = pl_retired;
+    parks = pl_retired_parks;
+    for (pl_tls_t *p = pl_registry; p; p = p->reg_next) {
+        pl_counters_t snap;
+        memcpy(&snap, &p->st, sizeof snap); /* racy for running threads: a snapshot */
+        pl_counters_add(&t, &snap);
+        parks += __atomic_load_n(p->parks, __ATOMIC_RELAXED);
+    }
+    uint64_t boxes = pl_boxes_total, blocks = pl_blocks_total, seen = pl_threads_seen;
+    pl_glock_release();
+    if (pl_glibc_mode) {
+        pl_say("clof-preload[%d]: lock=glibc (nothing replaced)", (int)getpid());
+        return;
+    }
+    double pct = t.acquisitions ? 100.0 * (double)t.contended / (double)t.acquisitions : 0.0;
+    pl_say("clof-preload[%d]: lock=%s locks_replaced=%llu acquisitions=%llu contended=%llu "
+           "(%.2f%%) parks=%llu handovers[system]=%llu trylock_busy=%llu timedlock=%llu "
+           "(timeouts %llu) cond_waits=%llu (timeouts %llu) signals=%llu broadcasts=%llu "
+           "threads=%llu contexts=%llu (%zu B each) lock_blocks=%llu (%zu B each)",
+           (int)getpid(), pl_lock->name, (unsigned long long)t.replaced,
+           (unsigned long long)t.acquisitions, (unsigned long long)t.contended, pct,
+           (unsigned long long)parks, (unsigned long long)t.handovers,
+           (unsigned long long)t.trylock_busy, (unsigned long long)t.timed,
+           (unsigned long long)t.timeouts, (unsigned long long)t.cond_waits,
+           (unsigned long long)t.cond_timeouts, (unsigned long long)t.cond_signals,
+           (unsigned long long)t.cond_broadcasts, (unsigned long long)seen,
+           (unsigned long long)boxes, sizeof(pl_box_t), (unsigned long long)blocks,
+           pl_block_size);
+}
+
+__attribute__((constructor)) static void pl_constructor(void)
+{
+    pl_start();
+}
+
+__attribute__((destructor)) static void pl_destructor(void)
+{
+    if (clof_atomic32_read_acq(&pl_state) == PL_STATE_READY && pl_stats_on)
+        pl_print_stats();
+}
+
+/* ---- introspection ---------------------------------------------------------------------*/
+PL_EXPORT int clof_preload_info(clof_preload_info_t *out, size_t size)
+{
+    pl_ensure_started();
+    clof_preload_info_t i;
+    memset(&i, 0, sizeof i);
+    i.lock = pl_glibc_mode ? "glibc" : pl_lock->name;
+    i.stats = pl_stats_on;
+    if (!pl_glibc_mode) {
+        i.inplace = pl_lock->inplace;
+        i.lock_size = pl_lock->desc.lock_size;
+        i.block_size = pl_block_size;
+    }
+    i.box_size = sizeof(pl_box_t);
+    pl_glock_acquire();
+    i.boxes = pl_boxes_total;
+    i.boxes_pooled = pl_box_pool_n;
+    i.blocks = pl_blocks_total;
+    i.blocks_pooled = pl_block_nfree;
+    i.threads_seen = pl_threads_seen;
+    i.threads_live = pl_threads_live;
+    pl_glock_release();
+    i.forks = clof_atomic32_read_rlx(&pl_fork_gen);
+    memcpy(out, &i, size < sizeof i ? size : sizeof i);
+    return 0;
+}
+
+PL_EXPORT int clof_preload_mutex_held(const pthread_mutex_t *pm)
+{
+    pl_ensure_started();
+    pl_mutex_t *m = (pl_mutex_t *)(void *)(uintptr_t)pm;
+    if (pl_glibc_mode || (clof_atomic32_read_rlx(&m->kind) & PL_KIND_GLIBC))
+        return 0;
+    return clof_atomicptr_read_rlx(&m->box) != NULL;
+}

@@ -1,0 +1,275 @@
+/*
+ * src/preload/pl_internal.h -- the shared internals of libclof-preload.so.
+ *
+ * Layout of the library:
+ *   pl_core.c   configuration (CLOF_LOCK, CLOF_STATS), the lazy start-up,
+ *               glibc's real functions (dlvsym), the per-thread state and
+ *               its recycling, the memory pools (contexts, lock blocks),
+ *               fork handling, the CLOF_STATS summary, introspection
+ *   pl_mutex.c  the lock table: for every lock the pthread_mutex_* ops,
+ *               generated from one template; the exported mutex symbols
+ *   pl_cond.c   the condition variable (a FIFO queue of waiters, each
+ *               parked on its own futex word) and its exported symbols
+ *
+ * See docs/preload.md for the user's view and the design decisions.
+ */
+#ifndef CLOF_PRELOAD_INTERNAL_H
+#define CLOF_PRELOAD_INTERNAL_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#define PL_HIDDEN __attribute__((visibility("hidden")))
+#define PL_EXPORT __attribute__((visibility("default")))
+#define PL_TLS __thread __attribute__((tls_model("initial-exec")))
+
+/* Every park of every lock wait in this library is counted (CLOF_STATS);
+ * the hook must be defined before the clof headers are included. */
+extern PL_TLS uint64_t pl_parks PL_HIDDEN;
+#define CLOF_WAIT_ON_PARK() (pl_parks++)
+
+#include <clof/lock/list.h>
+
+/* ---- the lock table ---------------------------------------------------------
+ * Every lock the library can run.  A lock listed here must provide the one
+ * lock interface of clof (include/clof/lock.h) and the descriptor macros
+ * CLOF_<NAME>_{FAIR,NATIVE_HW,ZERO_INIT,THREAD_OBLIVIOUS}.  Adding a lock (the
+ * NUMA locks, a CLoF composition) is one X(name, NAME) line here, plus its
+ * header include above; pl_mutex.c generates its ops and the box (context)
+ * union grows to fit its context. */
+#define PL_LOCKS(X) CLOF_BASIC_LOCKS(X)
+
+/* Names of CLOF_LOCK accepted by the design that this build cannot run yet;
+ * reported as "not yet available" (and the program runs on glibc). */
+#define PL_PENDING_NAMES                                                       \
+    "hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo a-c-bo-clh "              \
+    "clof:<composition> asl:<lock>"
+
+/* The lock used when CLOF_LOCK is unset or empty. */
+#define PL_DEFAULT_LOCK "mcs"
+
+/* ---- glibc's mutex kind bits (the __kind word, offset 16) ------------------ */
+#define PL_KIND_TYPE_MASK 3       /* 0 normal, 1 recursive, 2 errorcheck, 3 adaptive */
+#define PL_KIND_RECURSIVE 1
+#define PL_KIND_ERRORCHECK 2
+#define PL_KIND_ADAPTIVE 3
+/* robust (16), priority inherit (32), priority protect (64), pshared (128):
+ * such mutexes are glibc's, untouched.  A mutex destroyed by glibc has kind
+ * -1, which has these bits too (glibc then answers EINVAL, as without us). */
+#define PL_KIND_GLIBC 0xf0
+
+/* glibc's condition variable flags (the __wrefs word, offset 36). */
+#define PL_COND_SHARED 1u
+#define PL_COND_MONOTONIC 2u
+
+/* ---- the mutex as this library sees it -------------------------------------
+ * Overlays pthread_mutex_t (40 bytes on x86-64).  The fields at glibc's
+ * offsets of __owner (8) and __kind (16) keep glibc's meaning, so the static
+ * initializers (all zero, or only a type in __kind) and debuggers read
+ * them as they expect. */
+typedef struct pl_box pl_box_t;
+typedef struct {
+    union {
+        uint64_t raw;               /* in place: the lock itself (<= 8 bytes) */
+        CLOF_ATOMICPTR(void) blk;   /* otherwise: its block (NULL until first use) */
+    } lk;                           /*  0 */
+    clof_atomic32_t owner;          /*  8: holder's tid, 0 when free */
+    uint32_t count;                 /* 12: recursion depth (recursive type) */
+    clof_atomic32_t kind;           /* 16: glibc's __kind */
+    uint32_t last;                  /* 20: tid of the previous holder (CLOF_STATS) */
+    CLOF_ATOMICPTR(pl_box_t) box;   /* 24: context of the current holder */
+    clof_atomic32_t tw_waiters;     /* 32: threads in pthread_mutex_timedlock */
+    clof_atomic32_t tw_seq;         /* 36: their futex word */
+} pl_mutex_t;
+
+_Static_assert(sizeof(pl_mutex_t) <= sizeof(pthread_mutex_t),
+               "pl_mutex_t must fit in pthread_mutex_t");
+_Static_assert(offsetof(pl_mutex_t, kind) == 16, "__kind is at offset 16");
+
+/* ---- per-acquisition contexts ("boxes") ------------------------------------
+ * One box per held mutex: the lock's context (MCS/CLH/Hemlock queue node)
+ * plus bookkeeping.  A thread keeps a short free list of boxes; the holder's
+ * box is recorded in the mutex, so unlock finds the right context whatever
+ * the release order (hand-over-hand) and whichever thread unlocks.
+ * Boxes are never freed or unmapped (CLH moves nodes between contexts); a
+ * thread's free boxes go back to a global pool when it exits. */
+union pl_ctx {
+#define PL_CTX_MEMBER(name, NAME) clof_##name##_ctx_t name;
+    PL_LOCKS(PL_CTX_MEMBER)
+#undef PL_CTX_MEMBER
+};
+
+struct pl_box {
+    union pl_ctx ctx;
+    pl_box_t *next_free;      /* free list link */
+    pl_mutex_t *mutex;        /* the mutex held with this box, NULL if none */
+    uint32_t dead;            /* held by a thread that did not survive fork */
+} CLOF_CACHE_ALIGNED;
+
+/* ---- per-thread state --------------------------------------------------------*/
+typedef struct pl_counters {
+    uint64_t acquisitions; /* lock, successful trylock and timedlock */
+    uint64_t contended;    /* acquisitions that found the lock taken */
+    uint64_t trylock_busy; /* trylock answered EBUSY */
+    uint64_t timed;        /* timedlock/clocklock calls */
+    uint64_t timeouts;     /* ... that timed out */
+    uint64_t handovers;    /* acquisitions from a different previous holder */
+    uint64_t replaced;     /* mutexes first acquired by this thread */
+    uint64_t cond_waits, cond_timeouts, cond_signals, cond_broadcasts;
+} pl_counters_t;
+
+typedef struct pl_tls {
+    pl_box_t *free;        /* free boxes */
+    uint32_t nfree;
+    int32_t tid;           /* cached gettid(), 0 = not yet read */
+    uint64_t *parks;       /* this thread's pl_parks (for the registry) */
+    pl_counters_t st;      /* counted when CLOF_STATS=1 */
+    struct pl_tls *reg_prev, *reg_next; /* registry of live threads */
+    uint8_t registered;    /* in the registry, destructor armed */
+    uint8_t exiting;       /* the thread-exit destructor has run */
+} pl_tls_t;
+
+extern PL_TLS pl_tls_t pl_tls PL_HIDDEN;
+
+/* ---- the ops of the selected lock ------------------------------------------*/
+typedef struct pl_ops {
+    int (*lock)(pthread_mutex_t *);
+    int (*trylock)(pthread_mutex_t *);
+    int (*unlock)(pthread_mutex_t *);
+    /* api: 0 pthread_mutex_timedlock, 1 pthread_mutex_clocklock */
+    int (*timedlock)(pthread_mutex_t *, clockid_t, const struct timespec *, int api);
+    int (*destroy)(pthread_mutex_t *);
+    /* after fork, in the child: give mutex m, held by the forking thread
+     * with box b, a fresh lock state (ghost waiters dropped), held by b */
+    void (*fork_reset)(pl_mutex_t *m, pl_box_t *b);
+} pl_ops_t;
+
+typedef struct pl_lockdef {
+    const char *name;
+    clof_lock_desc_t desc;
+    bool inplace;            /* the lock lives inside the pthread_mutex_t */
+    const pl_ops_t *ops;     /* plain */
+    const pl_ops_t *ops_st;  /* counting (CLOF_STATS=1) */
+} pl_lockdef_t;
+
+extern const pl_lockdef_t pl_lockdefs[] PL_HIDDEN;
+extern const size_t pl_nlockdefs PL_HIDDEN;
+extern const pl_ops_t pl_ops_glibc PL_HIDDEN;
+
+/* The dispatch table the exported functions jump through.  It starts with
+ * the start-up ops (which configure the library at the first call) and is
+ * overwritten once with the selected lock's ops. */
+extern pl_ops_t pl_fn PL_HIDDEN;
+
+/* ---- glibc's functions --------------------------------------------------------*/
+typedef struct pl_real {
+    int (*mutex_init)(pthread_mutex_t *, const pthread_mutexattr_t *);
+    int (*mutex_destroy)(pthread_mutex_t *);
+    int (*mutex_lock)(pthread_mutex_t *);
+    int (*mutex_trylock)(pthread_mutex_t *);
+    int (*mutex_timedlock)(pthread_mutex_t *, const struct timespec *);
+    int (*mutex_clocklock)(pthread_mutex_t *, clockid_t, const struct timespec *);
+    int (*mutex_unlock)(pthread_mutex_t *);
+    /* [0] = the current ABI (GLIBC_2.3.2), [1] = the old one (GLIBC_2.2.5) */
+    int (*cond_init[2])(pthread_cond_t *, const pthread_condattr_t *);
+    int (*cond_destroy[2])(pthread_cond_t *);
+    int (*cond_wait[2])(pthread_cond_t *, pthread_mutex_t *);
+    int (*cond_timedwait[2])(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+    int (*cond_signal[2])(pthread_cond_t *);
+    int (*cond_broadcast[2])(pthread_cond_t *);
+    int (*cond_clockwait)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *);
+} pl_real_t;
+extern pl_real_t pl_real PL_HIDDEN;
+
+/* ---- configuration -------------------------------------------------------------*/
+enum { PL_STATE_NEW = 0, PL_STATE_STARTING = 1, PL_STATE_READY = 2 };
+extern clof_atomic32_t pl_state PL_HIDDEN;
+extern bool pl_glibc_mode PL_HIDDEN;  /* running on glibc's locks */
+extern bool pl_stats_on PL_HIDDEN;
+extern const pl_lockdef_t *pl_lock PL_HIDDEN; /* NULL in glibc mode */
+extern clof_atomic32_t pl_fork_gen PL_HIDDEN; /* bumped in every fork child */
+
+PL_HIDDEN void pl_start(void);            /* configure (idempotent, thread-safe) */
+static inline void pl_ensure_started(void)
+{
+    if (CLOF_UNLIKELY(clof_atomic32_read_acq(&pl_state) != PL_STATE_READY))
+        pl_start();
+}
+
+/* ---- per-thread helpers ---------------------------------------------------------*/
+PL_HIDDEN int32_t pl_tid_slow(void);
+static inline int32_t pl_tid(void)
+{
+    int32_t t = pl_tls.tid;
+    if (CLOF_UNLIKELY(t == 0))
+        t = pl_tid_slow();
+    return t;
+}
+
+/* Boxes: the thread's free list first; refill from the global pool. */
+#define PL_FREE_MAX 16u /* a thread keeps at most this many free boxes */
+PL_HIDDEN pl_box_t *pl_box_refill(void);
+PL_HIDDEN void pl_box_trim(void);
+static inline pl_box_t *pl_box_get(void)
+{
+    pl_box_t *b = pl_tls.free;
+    if (CLOF_UNLIKELY(b == NULL))
+        return pl_box_refill();
+    pl_tls.free = b->next_free;
+    pl_tls.nfree--;
+    return b;
+}
+static inline void pl_box_put(pl_box_t *b)
+{
+    b->next_free = pl_tls.free;
+    pl_tls.free = b;
+    if (CLOF_UNLIKELY(++pl_tls.nfree > PL_FREE_MAX))
+        pl_box_trim();
+}
+
+/* Lock blocks (locks that do not fit in place): one per mutex, from our
+ * own mmap'd pool, installed at first use. */
+PL_HIDDEN void *pl_block_install(pl_mutex_t *m);
+PL_HIDDEN void *pl_block_fresh(void);     /* a never-used block */
+PL_HIDDEN void pl_block_free(void *blk);  /* back to the pool, as it is */
+
+/* Register the calling thread (stats registry, exit destructor). */
+PL_HIDDEN void pl_thread_register(void);
+
+/* Timed waiters of a mutex: wake them after a release. */
+PL_HIDDEN void pl_timed_wake(pl_mutex_t *m);
+
+/* ---- futex helpers ---------------------------------------------------------------*/
+/* Sleep while *w == val, until the absolute time abs on clock clk (NULL: no
+ * limit).  Returns 0, EAGAIN, EINTR or ETIMEDOUT. */
+PL_HIDDEN int pl_futex_wait(uint32_t *w, uint32_t val, clockid_t clk,
+                            const struct timespec *abs, bool shared);
+PL_HIDDEN void pl_futex_wake(uint32_t *w, int n, bool shared);
+
+static inline bool pl_ts_valid(const struct timespec *ts)
+{
+    return ts->tv_nsec >= 0 && ts->tv_nsec < 1000000000L;
+}
+static inline bool pl_ts_before(const struct timespec *a, const struct timespec *b)
+{
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* Statistics from the condition variables (counted only with CLOF_STATS). */
+static inline pl_counters_t *pl_st(void)
+{
+    if (CLOF_UNLIKELY(!pl_tls.registered))
+        pl_thread_register();
+    return &pl_tls.st;
+}
+
+#endif /* CLOF_PRELOAD_INTERNAL_H */

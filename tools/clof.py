@@ -1,0 +1,109 @@
+#!@CLOF_PYTHON@
+"""clof -- the clof command (docs/ in the project).
+
+    clof <subcommand> [options]          clof <subcommand> --help
+
+The build copies this file to build/bin/clof with the Python interpreter and
+the folder of the subcommand modules filled in; `cmake --install` puts it in
+<prefix>/bin with the modules in <prefix>/share/clof/python.  A subcommand NAME lives in
+the module clof_cmd_NAME.py (dashes become underscores) next to this file in
+the source tree, with two functions:
+
+    add_arguments(parser)   fill an argparse parser ("clof NAME")
+    main(args, ctx) -> int  run; ctx.bindir is the folder of the C helpers
+
+A subcommand whose module does not exist yet answers "not implemented yet"
+(exit 2).  Exit status everywhere: 0 success, 1 a failed check or run,
+2 bad usage or bad input (with a message on stderr).
+"""
+
+import argparse
+import importlib
+import importlib.util
+import os
+import sys
+
+
+def _pydir():
+    """the folder of the subcommand modules: the source tree's tools/ (build
+    tree), ../share/clof/python next to an installed bin/clof, or this
+    script's own folder (run from the source tree unconfigured)"""
+    here = os.path.dirname(os.path.realpath(__file__))
+    for d in ("@CLOF_TOOLS_PYDIR@", os.path.join(here, "..", "share", "clof", "python"), here):
+        if d and not d.startswith("@") and os.path.isfile(os.path.join(d, "clof_common.py")):
+            return os.path.abspath(d)
+    return here
+
+
+PYDIR = _pydir()
+sys.path.insert(0, PYDIR)
+
+# (name, one line of help).  Add a subcommand by writing clof_cmd_<name>.py.
+SUBCOMMANDS = [
+    ("topology", "print the machine's hierarchy; check hierarchy files"),
+    ("heatmap", "measure the handover heatmap; propose levels from it"),
+    ("bench", "run the lock microbenchmark"),
+    ("select", "benchmark compositions and pick the HC-best / LC-best lock"),
+    ("report", "summarise a results directory"),
+    ("run", "run a program over the preload library"),
+    ("verify", "model-check the locks"),
+    ("asl-profile", "profile latency SLOs for the asymmetric layer"),
+]
+
+
+class Context:
+    def __init__(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        self.bindir = os.environ.get("CLOF_BINDIR") or here
+        self.pydir = PYDIR
+
+    def helper(self, name):
+        """path of a C helper program (clof-topology, clof-heatmap, ...)"""
+        path = os.path.join(self.bindir, name)
+        if not os.access(path, os.X_OK):
+            sys.stderr.write("clof: %s not found in %s (build the project, or set "
+                             "CLOF_BINDIR)\n" % (name, self.bindir))
+            sys.exit(2)
+        return path
+
+
+def module_name(cmd):
+    return "clof_cmd_" + cmd.replace("-", "_")
+
+
+def top_usage(out):
+    out.write("usage: clof <subcommand> [options]\n\nsubcommands:\n")
+    for name, text in SUBCOMMANDS:
+        mark = "" if importlib.util.find_spec(module_name(name)) else "  (not implemented yet)"
+        out.write("  %-12s %s%s\n" % (name, text, mark))
+    out.write("\n'clof <subcommand> --help' for its options.\n")
+
+
+def main(argv):
+    if not argv or argv[0] in ("-h", "--help"):
+        top_usage(sys.stdout if argv else sys.stderr)
+        return 0 if argv else 2
+    cmd, rest = argv[0], argv[1:]
+    known = dict(SUBCOMMANDS)
+    if cmd not in known:
+        sys.stderr.write("clof: unknown subcommand '%s'\n" % cmd)
+        top_usage(sys.stderr)
+        return 2
+    if importlib.util.find_spec(module_name(cmd)) is None:
+        sys.stderr.write("clof %s: not implemented yet\n" % cmd)
+        return 2
+    mod = importlib.import_module(module_name(cmd))
+    parser = argparse.ArgumentParser(prog="clof " + cmd, description=known[cmd])
+    mod.add_arguments(parser)
+    args = parser.parse_args(rest)  # exits 2 on bad usage
+    try:
+        return int(mod.main(args, Context()) or 0)
+    except KeyboardInterrupt:
+        sys.stderr.write("clof %s: interrupted\n" % cmd)
+        return 1
+    except BrokenPipeError:
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

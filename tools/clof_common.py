@@ -1,0 +1,47 @@
+"""Helpers shared by the clof subcommands."""
+
+import json
+import subprocess
+import sys
+
+
+def die(cmd, msg, code=2):
+    """message on stderr, exit with code (2: bad usage or input)"""
+    sys.stderr.write("clof %s: %s\n" % (cmd, msg))
+    sys.exit(code)
+
+
+def add_topology_flags(p):
+    """--topology FILE | --emulate SHAPE, --sysfs ROOT: the same meaning in
+    every subcommand (docs/topology.md)."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--topology", metavar="FILE",
+                   help="the hierarchy from FILE (default: $CLOF_TOPOLOGY, else sysfs)")
+    g.add_argument("--emulate", metavar="SHAPE",
+                   help="an emulated machine, e.g. package:2,numa:2,cache:8,core:4, "
+                        "or the path of a hierarchy file")
+    p.add_argument("--sysfs", metavar="ROOT",
+                   help="read sysfs under ROOT (default: $CLOF_SYSFS_ROOT, else /sys)")
+
+
+def topology_args(args):
+    out = []
+    if getattr(args, "topology", None):
+        out += ["--topology", args.topology]
+    if getattr(args, "emulate", None):
+        out += ["--emulate", args.emulate]
+    if getattr(args, "sysfs", None):
+        out += ["--sysfs", args.sysfs]
+    return out
+
+
+def load_hierarchy(ctx, args, all_levels=True, cmd="topology"):
+    """the hierarchy (as clof-topology --json) chosen by args' topology
+    flags; every level found when all_levels.  Exits 2 on bad input."""
+    argv = [ctx.helper("clof-topology"), "--json", "--quiet"] + topology_args(args)
+    if all_levels:
+        argv.append("--all")
+    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        die(cmd, r.stderr.strip().replace("clof-topology: ", ""), 2)
+    return json.loads(r.stdout)
