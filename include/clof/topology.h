@@ -224,12 +224,31 @@ typedef enum clof_vcpu_assign {
 extern __thread int32_t clof_topo_vcpu_tls_;
 uint32_t clof_current_cpu_slow_(void);
 
-/* The cpu the calling thread runs on (virtual when it has a virtual cpu). */
+/* The cpu the calling thread runs on (virtual when it has a virtual cpu).
+ * Without a virtual cpu it reads the kernel's rseq area that glibc (>= 2.35)
+ * registers for every thread: a few instructions, no call, no system call;
+ * sched_getcpu() otherwise. */
+#if defined(__linux__) && defined(__has_include)
+#if __has_include(<sys/rseq.h>) && (defined(__x86_64__) || defined(__aarch64__))
+#include <sys/rseq.h>
+#define CLOF_TOPO_HAVE_RSEQ 1
+#endif
+#endif
 static inline uint32_t clof_current_cpu(void)
 {
     int32_t v = clof_topo_vcpu_tls_;
     if (__builtin_expect(v >= 0, 1))
         return (uint32_t)v;
+#ifdef CLOF_TOPO_HAVE_RSEQ
+    if (__builtin_expect(__rseq_size > 0, 1)) {
+        const struct rseq *rs =
+            (const struct rseq *)(const void *)((const char *)__builtin_thread_pointer() +
+                                                __rseq_offset);
+        int32_t c = (int32_t)__atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED);
+        if (__builtin_expect(c >= 0, 1))
+            return (uint32_t)c;
+    }
+#endif
     return clof_current_cpu_slow_();
 }
 
