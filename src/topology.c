@@ -775,6 +775,7 @@ static uint32_t g_next_thread;    /* registration order */
 
 static void publish(clof_topology_t *t)
 {
+    __atomic_store_n(&clof_topo_real_cpus_, t->emulated ? 0 : 1, __ATOMIC_RELAXED);
     __atomic_store_n(&g_topo, t, __ATOMIC_RELEASE);
 }
 
@@ -824,6 +825,7 @@ int clof_topology_install(const clof_topo_opts_t *opts, clof_topo_error_t *err)
 /* ---- current cpu and virtual cpus ------------------------------------------------- */
 
 __thread int32_t clof_topo_vcpu_tls_ = -1;
+int clof_topo_real_cpus_; /* 1 once a non-emulated process topology is published */
 
 int clof_topo_set_vcpu(int32_t vcpu)
 {

@@ -222,6 +222,8 @@ typedef enum clof_vcpu_assign {
 
 /* The calling thread's virtual cpu, -1 when it has none. */
 extern __thread int32_t clof_topo_vcpu_tls_;
+/* 1 when the process topology is known and not emulated (real cpus). */
+extern int clof_topo_real_cpus_;
 uint32_t clof_current_cpu_slow_(void);
 
 /* The cpu the calling thread runs on (virtual when it has a virtual cpu).
@@ -240,7 +242,7 @@ static inline uint32_t clof_current_cpu(void)
     if (__builtin_expect(v >= 0, 1))
         return (uint32_t)v;
 #ifdef CLOF_TOPO_HAVE_RSEQ
-    if (__builtin_expect(__rseq_size > 0, 1)) {
+    if (__builtin_expect(clof_topo_real_cpus_ && __rseq_size > 0, 1)) {
         const struct rseq *rs =
             (const struct rseq *)(const void *)((const char *)__builtin_thread_pointer() +
                                                 __rseq_offset);

@@ -31,6 +31,8 @@ typedef struct clof_preload_info {
     uint64_t threads_seen;   /* threads that used a clof mutex */
     uint64_t threads_live;   /* ... still registered (not exited) */
     uint64_t forks;          /* fork children this process descends from */
+    int early_start;         /* configured by a call that came before the
+                                library's constructor ran */
 } clof_preload_info_t;
 
 /* Fill *out (size = sizeof(clof_preload_info_t)); returns 0. */

@@ -44,14 +44,13 @@ typedef struct pl_cwaiter {
     struct pl_cwaiter *next, *prev;
     uint32_t state;  /* futex word: 0 waiting, 1 signalled */
     uint32_t queued; /* in the queue (read and written under ilock) */
-    uint32_t gen;    /* pl_fork_gen when queued: older nodes are ghosts of
-                        threads that did not survive a fork */
 } pl_cwaiter_t;
 
 typedef struct {
     CLOF_ATOMICPTR(pl_cwaiter_t) head; /*  0 */
     pl_cwaiter_t *tail;                /*  8 */
-    clof_tas_t ilock;                  /* 16 */
+    clof_atomic32_t ilock;             /* 16: see pl_ilock */
+    uint32_t qgen;                     /* 20: pl_fork_gen the queue belongs to */
     uint32_t unused_[3];               /* 24 */
     clof_atomic32_t flags;             /* 36: glibc's __wrefs flag bits */
     uint32_t unused2_[2];              /* 40 */
@@ -60,15 +59,62 @@ typedef struct {
 _Static_assert(sizeof(pl_cond_t) <= sizeof(pthread_cond_t), "pl_cond_t fits");
 _Static_assert(offsetof(pl_cond_t, flags) == 36, "__wrefs is at offset 36");
 
+/* The internal lock: 0 free, else (fork generation << 2) | 1, | 2 when a
+ * thread sleeps on it.  Fork: in the child only the forking thread runs,
+ * and the stacks of the parent's other threads are reused for new threads;
+ * so a lock word or a queue of an older generation belongs to threads that
+ * do not exist: the lock is taken over and the queue emptied (without
+ * reading its nodes). */
+#define PL_IL_HELD 1u
+#define PL_IL_SLEEP 2u
+static inline uint32_t pl_il_gen(uint32_t v)
+{
+    return v >> 2;
+}
+static void pl_ilock_slow(pl_cond_t *c, uint32_t me, uint32_t v)
+{
+    for (unsigned i = 0;; i++) {
+        if (v == 0) {
+            v = clof_atomic32_cmpxchg(&c->ilock, 0, me | PL_IL_SLEEP);
+            if (v == 0)
+                return;
+            continue;
+        }
+        if (pl_il_gen(v) != pl_il_gen(me)) { /* held by a thread lost in a fork */
+            if (clof_atomic32_cmpxchg(&c->ilock, v, me | PL_IL_SLEEP) == v)
+                return;
+        } else if (i < 64) {
+            clof_be_pause();
+        } else if (i < 66) {
+            sched_yield();
+        } else {
+            if (!(v & PL_IL_SLEEP) &&
+                clof_atomic32_cmpxchg(&c->ilock, v, v | PL_IL_SLEEP) != v)
+                goto reread;
+            pl_futex_wait(&c->ilock._v, v | PL_IL_SLEEP, CLOCK_MONOTONIC, NULL, false);
+        }
+    reread:
+        v = clof_atomic32_read(&c->ilock);
+    }
+}
 static inline void pl_ilock(pl_cond_t *c)
 {
-    clof_noctx_t x;
-    clof_tas_acquire(&c->ilock, &x);
+    uint32_t gen = clof_atomic32_read_rlx(&pl_fork_gen);
+    uint32_t me = (gen << 2) | PL_IL_HELD;
+    uint32_t v = clof_atomic32_cmpxchg_acq(&c->ilock, 0, me);
+    if (CLOF_UNLIKELY(v != 0))
+        pl_ilock_slow(c, me, v);
+    if (CLOF_UNLIKELY(c->qgen != gen)) { /* the queue of a previous life */
+        clof_atomicptr_write_rlx(&c->head, (pl_cwaiter_t *)NULL);
+        c->tail = NULL;
+        c->qgen = gen;
+    }
 }
 static inline void pl_iunlock(pl_cond_t *c)
 {
-    clof_noctx_t x;
-    clof_tas_release(&c->ilock, &x);
+    uint32_t v = clof_atomic32_xchg_rel(&c->ilock, 0);
+    if (CLOF_UNLIKELY(v & PL_IL_SLEEP))
+        pl_futex_wake(&c->ilock._v, 1, false);
 }
 
 /* queue operations, under ilock */
@@ -106,15 +152,10 @@ static void pl_wake_node(pl_cwaiter_t *w)
  * whether there was one. */
 static bool pl_signal_one(pl_cond_t *c)
 {
-    uint32_t gen = clof_atomic32_read_rlx(&pl_fork_gen);
-    pl_cwaiter_t *w;
     pl_ilock(c);
-    while ((w = clof_atomicptr_read_rlx(&c->head)) != NULL) {
+    pl_cwaiter_t *w = clof_atomicptr_read_rlx(&c->head);
+    if (w != NULL)
         pl_q_remove(c, w);
-        if (w->gen == gen)
-            break;
-        /* a ghost (its thread did not survive fork): drop it */
-    }
     pl_iunlock(c);
     if (w)
         pl_wake_node(w);
@@ -240,7 +281,6 @@ static int pl_cond_wait_common(pthread_cond_t *pc, pthread_mutex_t *pm, clockid_
 
     pl_cwaiter_t w;
     memset(&w, 0, sizeof w);
-    w.gen = clof_atomic32_read_rlx(&pl_fork_gen);
     x.w = &w;
     pl_ilock(c);
     pl_q_append(c, &w);
@@ -319,7 +359,6 @@ static int pl_cond_signal_common(pthread_cond_t *pc, int abi, bool all)
         pl_signal_one(c);
         return 0;
     }
-    uint32_t gen = clof_atomic32_read_rlx(&pl_fork_gen);
     pl_ilock(c);
     pl_cwaiter_t *list = clof_atomicptr_read_rlx(&c->head);
     for (pl_cwaiter_t *w = list; w; w = w->next)
@@ -329,8 +368,7 @@ static int pl_cond_signal_common(pthread_cond_t *pc, int abi, bool all)
     pl_iunlock(c);
     for (pl_cwaiter_t *w = list, *next; w; w = next) {
         next = w->next; /* before the wake: w may be gone after it */
-        if (w->gen == gen)
-            pl_wake_node(w);
+        pl_wake_node(w);
     }
     return 0;
 }
@@ -367,12 +405,8 @@ static int pl_cond_destroy_common(pthread_cond_t *pc, int abi)
         int ab = pl_real.cond_destroy[abi] ? abi : 0;
         return pl_real.cond_destroy[ab](pc);
     }
-    uint32_t gen = clof_atomic32_read_rlx(&pl_fork_gen);
-    int r = 0;
     pl_ilock(c);
-    for (pl_cwaiter_t *w = clof_atomicptr_read_rlx(&c->head); w; w = w->next)
-        if (w->gen == gen)
-            r = EBUSY; /* a thread is blocked on it */
+    int r = clof_atomicptr_read_rlx(&c->head) != NULL ? EBUSY : 0; /* a thread is blocked on it */
     pl_iunlock(c);
     return r;
 }

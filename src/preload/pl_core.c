@@ -551,6 +551,7 @@ static void pl_fork_child(void)
 
 /* ---- start-up ---------------------------------------------------------------------------*/
 static int32_t pl_starter;
+static bool pl_ctor_ran, pl_early_start;
 
 void pl_start(void)
 {
@@ -560,6 +561,7 @@ void pl_start(void)
     if (s == PL_STATE_NEW &&
         clof_atomic32_cmpxchg(&pl_state, PL_STATE_NEW, PL_STATE_STARTING) == PL_STATE_NEW) {
         pl_starter = pl_tid();
+        pl_early_start = !pl_ctor_ran;
         pl_resolve();
         pl_configure();
         pl_key_ok = pthread_key_create(&pl_key, pl_thread_exit) == 0;
@@ -621,6 +623,7 @@ static void pl_print_stats(void)
 
 __attribute__((constructor)) static void pl_constructor(void)
 {
+    pl_ctor_ran = true;
     pl_start();
 }
 
@@ -653,6 +656,7 @@ PL_EXPORT int clof_preload_info(clof_preload_info_t *out, size_t size)
     i.threads_live = pl_threads_live;
     pl_glock_release();
     i.forks = clof_atomic32_read_rlx(&pl_fork_gen);
+    i.early_start = pl_early_start;
     memcpy(out, &i, size < sizeof i ? size : sizeof i);
     return 0;
 }

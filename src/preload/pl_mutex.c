@@ -377,26 +377,25 @@ pl_ops_t pl_fn = {
 };
 
 /* ---- the exported functions ------------------------------------------------------------
- * Where glibc has one version of a function (lock, unlock, init, destroy)
- * ours is unversioned, so it interposes on every version a program may
- * have been linked against; where glibc has several, ours has each of them,
- * with glibc's default as default (see preload.map). */
-PL_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
+ * Every symbol version glibc has, with glibc's default as default (see
+ * preload.map): a program linked against any of them, and dlvsym() with an
+ * explicit version, both find ours. */
+PL_EXPORT int pl_mutex_lock(pthread_mutex_t *m)
 {
     return pl_fn.lock(m);
 }
 
-PL_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
+PL_EXPORT int pl_mutex_unlock(pthread_mutex_t *m)
 {
     return pl_fn.unlock(m);
 }
 
-PL_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
+PL_EXPORT int pl_mutex_destroy(pthread_mutex_t *m)
 {
     return pl_fn.destroy(m);
 }
 
-PL_EXPORT int pthread_mutex_init(pthread_mutex_t *pm, const pthread_mutexattr_t *a)
+PL_EXPORT int pl_mutex_init(pthread_mutex_t *pm, const pthread_mutexattr_t *a)
 {
     pl_ensure_started();
     if (pl_glibc_mode)
@@ -440,28 +439,21 @@ PL_EXPORT int pl_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct
 
 #if defined(__x86_64__)
 /* aliases, one per symbol version */
-#define PL_ALIAS(to, from) extern __typeof__(from) to __attribute__((alias(#from), visibility("default")));
+#define PL_ALIAS(to, from) \
+    extern __typeof__(from) to __attribute__((alias(#from), visibility("default")));
 PL_ALIAS(pl_mutex_trylock_225, pl_mutex_trylock)
 PL_ALIAS(pl_mutex_timedlock_225, pl_mutex_timedlock)
 PL_ALIAS(pl_mutex_clocklock_230, pl_mutex_clocklock)
+PL_ALIAS(pl_mutex_init_c, pl_mutex_init)
+PL_ALIAS(pl_mutex_destroy_c, pl_mutex_destroy)
+PL_ALIAS(pl_mutex_lock_c, pl_mutex_lock)
 PL_ALIAS(pl_mutex_trylock_c, pl_mutex_trylock)
-PL_EXPORT int pl_mutex_init_c(pthread_mutex_t *m, const pthread_mutexattr_t *a)
-{
-    return pthread_mutex_init(m, a);
-}
-PL_EXPORT int pl_mutex_destroy_c(pthread_mutex_t *m)
-{
-    return pl_fn.destroy(m);
-}
-PL_EXPORT int pl_mutex_lock_c(pthread_mutex_t *m)
-{
-    return pl_fn.lock(m);
-}
-PL_EXPORT int pl_mutex_unlock_c(pthread_mutex_t *m)
-{
-    return pl_fn.unlock(m);
-}
-__asm__(".symver pl_mutex_trylock, pthread_mutex_trylock@@GLIBC_2.34\n"
+PL_ALIAS(pl_mutex_unlock_c, pl_mutex_unlock)
+__asm__(".symver pl_mutex_lock, pthread_mutex_lock@@GLIBC_2.2.5\n"
+        ".symver pl_mutex_unlock, pthread_mutex_unlock@@GLIBC_2.2.5\n"
+        ".symver pl_mutex_init, pthread_mutex_init@@GLIBC_2.2.5\n"
+        ".symver pl_mutex_destroy, pthread_mutex_destroy@@GLIBC_2.2.5\n"
+        ".symver pl_mutex_trylock, pthread_mutex_trylock@@GLIBC_2.34\n"
         ".symver pl_mutex_trylock_225, pthread_mutex_trylock@GLIBC_2.2.5\n"
         ".symver pl_mutex_timedlock, pthread_mutex_timedlock@@GLIBC_2.34\n"
         ".symver pl_mutex_timedlock_225, pthread_mutex_timedlock@GLIBC_2.2.5\n"
@@ -475,9 +467,13 @@ __asm__(".symver pl_mutex_trylock, pthread_mutex_trylock@@GLIBC_2.34\n"
         ".symver pl_mutex_unlock_c, __pthread_mutex_unlock@GLIBC_2.2.5\n");
 #else
 /* other architectures: unversioned, interposing on every version */
-PL_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m) __attribute__((alias("pl_mutex_trylock")));
-PL_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abs)
-    __attribute__((alias("pl_mutex_timedlock")));
-PL_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct timespec *abs)
-    __attribute__((alias("pl_mutex_clocklock")));
+#define PL_UNVERSIONED(to, from) \
+    extern __typeof__(from) to __attribute__((alias(#from), visibility("default")));
+PL_UNVERSIONED(pthread_mutex_lock, pl_mutex_lock)
+PL_UNVERSIONED(pthread_mutex_unlock, pl_mutex_unlock)
+PL_UNVERSIONED(pthread_mutex_init, pl_mutex_init)
+PL_UNVERSIONED(pthread_mutex_destroy, pl_mutex_destroy)
+PL_UNVERSIONED(pthread_mutex_trylock, pl_mutex_trylock)
+PL_UNVERSIONED(pthread_mutex_timedlock, pl_mutex_timedlock)
+PL_UNVERSIONED(pthread_mutex_clocklock, pl_mutex_clocklock)
 #endif
