@@ -12,6 +12,9 @@ the source tree, with two functions:
     add_arguments(parser)   fill an argparse parser ("clof NAME")
     main(args, ctx) -> int  run; ctx.bindir is the folder of the C helpers
 
+or, for a subcommand that is a C program's front door, PASSTHROUGH = True and
+run(argv, ctx) -> int, which gets the command line unparsed.
+
 A subcommand whose module does not exist yet answers "not implemented yet"
 (exit 2).  Exit status everywhere: 0 success, 1 a failed check or run,
 2 bad usage or bad input (with a message on stderr).
@@ -93,6 +96,9 @@ def main(argv):
         sys.stderr.write("clof %s: not implemented yet\n" % cmd)
         return 2
     mod = importlib.import_module(module_name(cmd))
+    if getattr(mod, "PASSTHROUGH", False):
+        # the module hands its whole command line to a C program (clof bench)
+        return int(mod.run(rest, Context()) or 0)
     parser = argparse.ArgumentParser(prog="clof " + cmd, description=known[cmd])
     mod.add_arguments(parser)
     args = parser.parse_args(rest)  # exits 2 on bad usage

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""clof-bench / clof bench command-line behaviour (DESIGN.md "Commands").
+
+usage: test_bench_cli.py BINDIR
+"""
+import json
+import subprocess
+import sys
+
+BIN = sys.argv[1]
+fails = []
+
+
+def run(args):
+    return subprocess.run(args, capture_output=True, text=True, timeout=120)
+
+
+def check(cond, what):
+    if not cond:
+        fails.append(what)
+        print("FAIL:", what)
+
+
+r = run([BIN + "/clof-bench", "--list"])
+names = r.stdout.split()
+check(r.returncode == 0, "--list exits 0")
+for n in ["tas", "mcs", "hemlock_ctr", "pthread", "ck-mcs", "c-bo-mcs", "c-tkt-tkt",
+          "c-ptl-tkt", "tkt-mcs", "hem-hem-mcs-clh", "clh-clh-clh-clh"]:
+    check(n in names, "--list has " + n)
+check(len([n for n in names if n.count("-") == 1 and not n.startswith(("ck-", "c-"))]) == 16
+      and len([n for n in names if n.count("-") == 2 and not n.startswith("c-")]) == 64
+      and len([n for n in names if n.count("-") == 3]) == 256,
+      "--list has all 4^2 + 4^3 + 4^4 compositions")
+
+r = run([BIN + "/clof-bench", "--lock", "no-such-lock"])
+check(r.returncode == 2, "unknown lock exits 2")
+check("unknown lock" in r.stderr and "mcs" in r.stderr, "unknown lock lists the known ones")
+
+r = run([BIN + "/clof-bench", "--lock", "mcs", "--emulate", "numa:2,bogus:3"])
+check(r.returncode == 2 and "bogus" in r.stderr, "bad --emulate shape exits 2 naming the problem")
+
+r = run([BIN + "/clof-bench", "--lock", "mcs", "--threads", "0"])
+check(r.returncode == 2, "zero threads is bad usage")
+
+r = run([BIN + "/clof", "bench", "--lock", "hem-hem-mcs-clh", "--threads", "8",
+         "--duration", "0.2", "--emulate", "package:2,numa:2,cache:2,core:2", "--json"])
+check(r.returncode == 0, "clof bench on an emulated machine exits 0: " + r.stderr[-200:])
+if r.returncode == 0:
+    rec = json.loads(r.stdout.splitlines()[0])
+    for k in ["lock", "threads", "duration_s", "ops_per_s", "per_thread", "fairness_rstd",
+              "p50_ns", "p99_ns", "handover_local", "simulated", "machine"]:
+        check(k in rec, "JSON record has " + k)
+    check(rec["topology"]["emulated"] is True, "JSON says the machine was emulated")
+    check(set(rec["handover_local"]) == {"cache", "numa", "package", "system"},
+          "handover_local has every level of the emulated hierarchy")
+    check(rec["handover_local"]["system"] == 1, "every handover is local to the system")
+    check(rec["mutex_check"] == "ok" and sum(rec["per_thread"]) > 0, "the run did work")
+
+print("PASS" if not fails else "%d failure(s)" % len(fails))
+sys.exit(1 if fails else 0)
