@@ -288,7 +288,35 @@ static inline void bl_ck_fas_release(bl_ck_fas_lock_t *l, bl_ck_fas_ctx_t *c)
 #include "bench_compositions.h"
 /* the cohort locks (numa/cohort.h) */
 CLOF_COHORT_LOCKS(BL_COMPOSED_ADAPTER_)
-#define BENCH_NUMA_LOCKS(X) X(c_bo_mcs, C_BO_MCS) X(c_tkt_tkt, C_TKT_TKT) X(c_ptl_tkt, C_PTL_TKT)
+/* HMCS over every level of the hierarchy: HMCS<4> on a 4-level machine */
+#include <clof/numa/hmcs.h>
+typedef clof_hmcs_t bl_hmcs_lock_t;
+typedef clof_hmcs_ctx_t bl_hmcs_ctx_t;
+static const char bl_hmcs_str[] = "hmcs";
+static inline void bl_hmcs_init(bl_hmcs_lock_t *l)
+{
+    const clof_topology_t *t = clof_topology();
+    if (clof_hmcs_init_topo(l, t, clof_topo_nlevels(t), NULL) != 0) {
+        fprintf(stderr, "hmcs: cannot build the lock tree\n");
+        exit(1);
+    }
+}
+static inline void bl_hmcs_ctx_init(bl_hmcs_lock_t *l, bl_hmcs_ctx_t *c)
+{
+    (void)l;
+    memset(c, 0, sizeof *c);
+}
+static inline void bl_hmcs_acquire(bl_hmcs_lock_t *l, bl_hmcs_ctx_t *c)
+{
+    clof_hmcs_acquire(l, c);
+}
+static inline void bl_hmcs_release(bl_hmcs_lock_t *l, bl_hmcs_ctx_t *c)
+{
+    clof_hmcs_release(l, c);
+}
+#define BENCH_NUMA_LOCKS(X)                                                    \
+    X(hmcs, HMCS) X(c_bo_mcs, C_BO_MCS) X(c_tkt_tkt, C_TKT_TKT)                \
+    X(c_ptl_tkt, C_PTL_TKT)
 
 /* BENCH_LOCKS(X): X(id, ID) for every lock, the clof basic locks first (the
  * two-argument form is CLOF_BASIC_LOCKS's; benchmarks use only id), then the

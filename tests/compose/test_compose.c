@@ -25,6 +25,22 @@ static __thread unsigned tl_taken; /* levels the last acquire had to take */
 #define CLOF_COMPOSE_ON_ACQUIRE(levels) (tl_taken = (levels))
 #include <clof/compose.h>
 #include <clof/numa/cohort.h>
+#include <clof/numa/hmcs.h>
+
+/* HMCS over every level of the machine, under the generator's names */
+typedef clof_hmcs_t clof_hmcs_all_t;
+typedef clof_hmcs_ctx_t clof_hmcs_all_ctx_t;
+static int clof_hmcs_all_init_topo(clof_hmcs_t *l, const clof_topology_t *t,
+                                   const uint32_t *levels)
+{
+    (void)levels;
+    return clof_hmcs_init_topo(l, t, clof_topo_nlevels(t), NULL);
+}
+#define clof_hmcs_all_acquire clof_hmcs_acquire
+#define clof_hmcs_all_tryacquire clof_hmcs_tryacquire
+#define clof_hmcs_all_release clof_hmcs_release
+#define clof_hmcs_all_has_waiters clof_hmcs_has_waiters
+#define clof_hmcs_all_destroy clof_hmcs_destroy
 
 #include <pthread.h>
 #include <signal.h>
@@ -45,7 +61,8 @@ static __thread unsigned tl_taken; /* levels the last acquire had to take */
     X(ttas_tkt_hem_mcs_clh) /* 5 */                                            \
     X(c_bo_mcs)         /* cohort locks: NUMA level + system */                \
     X(c_tkt_tkt)                                                               \
-    X(c_ptl_tkt)
+    X(c_ptl_tkt)                                                               \
+    X(hmcs_all)         /* HMCS<depth of the machine> */
 
 CLOF_LOCK(mcs_tkt, ticket, mcs)
 CLOF_LOCK(tas_mcs, mcs, tas)

@@ -1,0 +1,25 @@
+# Drivers of bench/preload, built by src/preload/CMakeLists.txt next to
+# libclof-preload.so (they are ordinary pthread programs: they are not
+# linked with it; the scripts preload it):
+#   pl_uncontended         uncontended lock+unlock pairs (callgrind.sh)
+#   pl_mutexbench          oversubscribed mutex microbenchmark (oversub.sh)
+#   pl_leveldb_readrandom  LevelDB fill + random Gets, every value checked
+#   pl_mc_check            memcached set/get check (text protocol)
+find_package(Threads REQUIRED)
+set(PL_BENCH_DIR ${CMAKE_SOURCE_DIR}/bench/preload)
+foreach(d pl_uncontended pl_mutexbench pl_mc_check)
+  add_executable(${d} ${PL_BENCH_DIR}/${d}.c)
+  target_link_libraries(${d} PRIVATE Threads::Threads ${CMAKE_DL_LIBS} m)
+  target_compile_options(${d} PRIVATE ${CLOF_WARNINGS})
+endforeach()
+# LevelDB (Debian: libleveldb-dev libsnappy-dev, see scripts/deps.sh)
+find_path(PL_LEVELDB_INCLUDE leveldb/db.h)
+find_library(PL_LEVELDB_LIB leveldb)
+if(PL_LEVELDB_INCLUDE AND PL_LEVELDB_LIB)
+  add_executable(pl_leveldb_readrandom ${PL_BENCH_DIR}/pl_leveldb_readrandom.cc)
+  target_include_directories(pl_leveldb_readrandom SYSTEM PRIVATE ${PL_LEVELDB_INCLUDE})
+  target_link_libraries(pl_leveldb_readrandom PRIVATE ${PL_LEVELDB_LIB} Threads::Threads)
+  target_compile_options(pl_leveldb_readrandom PRIVATE ${CLOF_WARNINGS})
+else()
+  message(STATUS "LevelDB not found: pl_leveldb_readrandom not built (scripts/deps.sh installs it)")
+endif()

@@ -1,0 +1,145 @@
+/*
+ * pl_mutexbench -- a pthread_mutex microbenchmark for the preload library:
+ * T threads take one shared mutex (PTHREAD_MUTEX_INITIALIZER) in a loop for
+ * D seconds; the critical section touches K shared cache lines, the
+ * non-critical section spins for about NS nanoseconds.  It calls
+ * pthread_mutex_lock/unlock through the PLT: glibc's, or clof's under
+ * LD_PRELOAD=libclof-preload.so.  Prints one JSON object.
+ *
+ *   pl_mutexbench --threads T --duration S [--cs-lines K] [--non-cs NS] [--label L]
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../src/preload/clof_preload.h"
+
+#define MAX_LINES 64
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    volatile uint64_t v;
+    char pad[56];
+} lines[MAX_LINES] __attribute__((aligned(64)));
+static atomic_int go, stop;
+static int cs_lines = 2;
+static long non_cs_ns = 100;
+static double spin_per_ns = 1.0;
+
+typedef struct {
+    uint64_t ops;
+    char pad[56];
+} __attribute__((aligned(64))) per_thread_t;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static inline void spin(long iters)
+{
+    for (long i = 0; i < iters; i++)
+        __asm__ __volatile__("" ::: "memory");
+}
+
+static void *worker(void *p)
+{
+    per_thread_t *me = p;
+    uint64_t x = (uint64_t)(uintptr_t)p | 1;
+    long base = (long)(non_cs_ns * spin_per_ns);
+    while (!atomic_load_explicit(&go, memory_order_acquire))
+        ;
+    uint64_t n = 0;
+    while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+        pthread_mutex_lock(&lock);
+        for (int i = 0; i < cs_lines; i++)
+            lines[i].v++;
+        pthread_mutex_unlock(&lock);
+        n++;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        if (base > 0)
+            spin(base / 2 + (long)(x % (uint64_t)(base + 1)));
+    }
+    me->ops = n;
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int threads = 2;
+    double duration = 1.0;
+    const char *label = "";
+    static const struct option opts[] = {
+        {"threads", required_argument, 0, 't'}, {"duration", required_argument, 0, 'd'},
+        {"cs-lines", required_argument, 0, 'k'}, {"non-cs", required_argument, 0, 'n'},
+        {"label", required_argument, 0, 'l'},   {0, 0, 0, 0}};
+    int o;
+    while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (o) {
+        case 't': threads = atoi(optarg); break;
+        case 'd': duration = atof(optarg); break;
+        case 'k': cs_lines = atoi(optarg); break;
+        case 'n': non_cs_ns = atol(optarg); break;
+        case 'l': label = optarg; break;
+        default:
+            fprintf(stderr, "usage: %s --threads T --duration S [--cs-lines K] [--non-cs NS] [--label L]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    if (threads < 1 || threads > 1024 || duration <= 0 || cs_lines < 0 || cs_lines > MAX_LINES) {
+        fprintf(stderr, "pl_mutexbench: bad arguments\n");
+        return 2;
+    }
+    /* calibrate the non-critical spin */
+    double t0 = now();
+    spin(10000000);
+    spin_per_ns = 10000000 / ((now() - t0) * 1e9);
+
+    clof_preload_info_fn info = (clof_preload_info_fn)dlsym(RTLD_DEFAULT, "clof_preload_info");
+    const char *lockname = "glibc";
+    int preloaded = 0;
+    if (info) {
+        clof_preload_info_t i;
+        info(&i, sizeof i);
+        lockname = i.lock;
+        preloaded = 1;
+    }
+    per_thread_t *pt = calloc((size_t)threads, sizeof *pt);
+    pthread_t *t = calloc((size_t)threads, sizeof *t);
+    for (int i = 0; i < threads; i++)
+        pthread_create(&t[i], NULL, worker, &pt[i]);
+    usleep(20000);
+    double start = now();
+    atomic_store(&go, 1);
+    usleep((useconds_t)(duration * 1e6));
+    atomic_store(&stop, 1);
+    double elapsed = now() - start;
+    uint64_t total = 0;
+    for (int i = 0; i < threads; i++) {
+        pthread_join(t[i], NULL);
+        total += pt[i].ops;
+    }
+    double mean = (double)total / threads, var = 0;
+    for (int i = 0; i < threads; i++)
+        var += ((double)pt[i].ops - mean) * ((double)pt[i].ops - mean);
+    double rstd = mean > 0 ? sqrt(var / threads) / mean : 0;
+    printf("{\"driver\":\"pl_mutexbench\",\"label\":\"%s\",\"lock\":\"%s\",\"preloaded\":%s,"
+           "\"threads\":%d,\"duration_s\":%.3f,\"cs_lines\":%d,\"non_cs_ns\":%ld,\"ops\":%llu,"
+           "\"ops_per_s\":%.1f,\"fairness_rstd\":%.4f,\"cpus\":%ld}\n",
+           label, lockname, preloaded ? "true" : "false", threads, elapsed, cs_lines, non_cs_ns,
+           (unsigned long long)total, total / elapsed, rstd, sysconf(_SC_NPROCESSORS_ONLN));
+    return 0;
+}
