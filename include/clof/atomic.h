@@ -73,7 +73,7 @@
 #define CLOF_LIKELY(x) __builtin_expect(!!(x), 1)
 /* Lock fast paths are always inlined; slow paths (waiting, waking) never,
  * so a lock costs the same few instructions wherever it is used. */
-#define CLOF_INLINE static inline __attribute__((always_inline))
+#define CLOF_INLINE static inline __attribute__((always_inline, unused))
 #define CLOF_SLOW static __attribute__((noinline, cold, unused))
 #define CLOF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

@@ -87,6 +87,9 @@
 #define CLOF_FAIR_hemlock CLOF_HEMLOCK_FAIR
 #define CLOF_FAIR_hemlock_ctr CLOF_HEMLOCK_CTR_FAIR
 
+/* generated functions: a declared lock need not use all of them */
+#define CLOF_GEN_ static inline __attribute__((unused))
+
 #ifndef CLOF_COMPOSE_THRESHOLD
 #define CLOF_COMPOSE_THRESHOLD CLOF_TOPO_DEFAULT_THRESHOLD
 #endif
@@ -103,7 +106,7 @@
         clof_##B##_t lock;                                                     \
     } CLOF_CACHE_ALIGNED clof_##N##_l##k##_t;                                  \
     typedef clof_##B##_ctx_t clof_##N##_c##k##_t;                              \
-    static inline void clof_##N##_node_init##k(clof_##N##_l##k##_t *n,         \
+    CLOF_GEN_ void clof_##N##_node_init##k(clof_##N##_l##k##_t *n,         \
                                                uint32_t threshold, void *high) \
     {                                                                          \
         (void)threshold;                                                       \
@@ -144,7 +147,7 @@
         clof_##N##_c##k1##_t high_ctx CLOF_CACHE_ALIGNED;                      \
     } CLOF_CACHE_ALIGNED clof_##N##_l##k##_t;                                  \
     typedef clof_##B##_ctx_t clof_##N##_c##k##_t;                              \
-    static inline void clof_##N##_node_init##k(clof_##N##_l##k##_t *n,         \
+    CLOF_GEN_ void clof_##N##_node_init##k(clof_##N##_l##k##_t *n,         \
                                                uint32_t threshold, void *high) \
     {                                                                          \
         memset(n, 0, sizeof *n);                                               \
@@ -301,7 +304,7 @@ typedef struct {
         clof_##N##_c0_t c0;                                                    \
         clof_##N##_l0_t *leaf; /* the leaf locked at acquire */                \
     } clof_##N##_ctx_t;                                                        \
-    static inline int clof_##N##_build_(clof_compose_tree_t *tr,               \
+    CLOF_GEN_ int clof_##N##_build_(clof_compose_tree_t *tr,               \
                                         const clof_topology_t *t,              \
                                         const uint32_t *levels)                \
     {                                                                          \
@@ -318,14 +321,14 @@ typedef struct {
         BUILD                                                                  \
         return 0;                                                              \
     }                                                                          \
-    static inline void clof_##N##_free_tree_(clof_compose_tree_t *tr)          \
+    CLOF_GEN_ void clof_##N##_free_tree_(clof_compose_tree_t *tr)          \
     {                                                                          \
         for (uint32_t k = 0; k < CLOF_TOPO_MAX_LEVELS; k++)                    \
             free(tr->nodes[k]);                                                \
         free(tr);                                                              \
     }                                                                          \
     /* 0, or -1 when levels do not fit the topology or memory is short */      \
-    static inline int clof_##N##_init_topo(clof_##N##_t *l,                    \
+    CLOF_GEN_ int clof_##N##_init_topo(clof_##N##_t *l,                    \
                                            const clof_topology_t *t,           \
                                            const uint32_t *levels)             \
     {                                                                          \
@@ -340,11 +343,11 @@ typedef struct {
         clof_atomicptr_write_rel(&l->tree, tr);                                \
         return 0;                                                              \
     }                                                                          \
-    static inline void clof_##N##_init(clof_##N##_t *l)                        \
+    CLOF_GEN_ void clof_##N##_init(clof_##N##_t *l)                        \
     {                                                                          \
         clof_atomicptr_write_rlx(&l->tree, (clof_compose_tree_t *)NULL);       \
     }                                                                          \
-    static inline void clof_##N##_destroy(clof_##N##_t *l)                     \
+    CLOF_GEN_ void clof_##N##_destroy(clof_##N##_t *l)                     \
     {                                                                          \
         clof_compose_tree_t *tr = clof_atomicptr_read_acq(&l->tree);           \
         if (tr)                                                                \
@@ -403,7 +406,7 @@ typedef struct {
         (void)l;                                                               \
         return clof_##N##_hw0(c->leaf, &c->c0);                                \
     }                                                                          \
-    static inline clof_lock_desc_t clof_##N##_desc(void)                       \
+    CLOF_GEN_ clof_lock_desc_t clof_##N##_desc(void)                       \
     {                                                                          \
         clof_lock_desc_t d = {#N,  FAIR, true, true, true,                     \
                               sizeof(clof_##N##_t), sizeof(clof_##N##_ctx_t)}; \
