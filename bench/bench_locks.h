@@ -314,8 +314,31 @@ static inline void bl_hmcs_release(bl_hmcs_lock_t *l, bl_hmcs_ctx_t *c)
 {
     clof_hmcs_release(l, c);
 }
+/* CNA (numa/cna.h): an MCS-like lock, no tree; finds the NUMA node of a
+ * thread in the process topology */
+#include <clof/numa/cna.h>
+typedef clof_cna_t bl_cna_lock_t;
+typedef clof_cna_ctx_t bl_cna_ctx_t;
+static const char bl_cna_str[] = "cna";
+static inline void bl_cna_init(bl_cna_lock_t *l)
+{
+    clof_cna_init(l);
+}
+static inline void bl_cna_ctx_init(bl_cna_lock_t *l, bl_cna_ctx_t *c)
+{
+    (void)l;
+    memset(c, 0, sizeof *c);
+}
+static inline void bl_cna_acquire(bl_cna_lock_t *l, bl_cna_ctx_t *c)
+{
+    clof_cna_acquire(l, c);
+}
+static inline void bl_cna_release(bl_cna_lock_t *l, bl_cna_ctx_t *c)
+{
+    clof_cna_release(l, c);
+}
 #define BENCH_NUMA_LOCKS(X)                                                    \
-    X(hmcs, HMCS) X(c_bo_mcs, C_BO_MCS) X(c_tkt_tkt, C_TKT_TKT)                \
+    X(hmcs, HMCS) X(cna, CNA) X(c_bo_mcs, C_BO_MCS) X(c_tkt_tkt, C_TKT_TKT)                \
     X(c_ptl_tkt, C_PTL_TKT)
 
 /* BENCH_LOCKS(X): X(id, ID) for every lock, the clof basic locks first (the

@@ -45,7 +45,7 @@ command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind not installed (
 
 # default: every basic lock and peer, plus CLoF compositions of 2, 3 and 4
 # levels next to MCS (all 336 compositions: --locks "$(clof-uncontended --list)")
-[ -n "$locks" ] || locks="$("$prog" --list | grep -v -- - | tr '\n' ' ') ck-mcs ck-clh ck-ticket ck-fas hmcs c-bo-mcs c-tkt-tkt c-ptl-tkt mcs-mcs mcs-mcs-mcs mcs-mcs-mcs-mcs tkt-mcs tkt-mcs-clh hem-hem-mcs-clh clh-tkt-mcs-tkt"
+[ -n "$locks" ] || locks="$("$prog" --list | grep -v -- - | tr '\n' ' ') ck-mcs ck-clh ck-ticket ck-fas hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt mcs-mcs mcs-mcs-mcs mcs-mcs-mcs-mcs tkt-mcs tkt-mcs-clh hem-hem-mcs-clh clh-tkt-mcs-tkt"
 stamp="$(date +%Y%m%d-%H%M%S)"
 [ -n "$out" ] || { mkdir -p "$root/results"; out="$root/results/callgrind-$stamp.csv"; }
 info="$("$prog" --info)"

@@ -14,7 +14,7 @@ shape="package:2,numa:2,cache:2,core:4"
 threads=32
 duration=2
 noncs=200
-locks="mcs ticket clh hemlock hmcs c-bo-mcs c-tkt-tkt c-ptl-tkt tkt-tkt-tkt-tkt mcs-mcs-mcs-mcs hem-hem-mcs-clh tkt-mcs-clh-hem clh-clh-tkt-mcs"
+locks="mcs ticket clh hemlock hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt tkt-tkt-tkt-tkt mcs-mcs-mcs-mcs hem-hem-mcs-clh tkt-mcs-clh-hem clh-clh-tkt-mcs"
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin="$2"; shift 2 ;;

@@ -25,7 +25,7 @@ r = run([BIN + "/clof-bench", "--list"])
 names = r.stdout.split()
 check(r.returncode == 0, "--list exits 0")
 for n in ["tas", "mcs", "hemlock_ctr", "pthread", "ck-mcs", "c-bo-mcs", "c-tkt-tkt",
-          "c-ptl-tkt", "tkt-mcs", "hem-hem-mcs-clh", "clh-clh-clh-clh"]:
+          "c-ptl-tkt", "hmcs", "cna", "tkt-mcs", "hem-hem-mcs-clh", "clh-clh-clh-clh"]:
     check(n in names, "--list has " + n)
 check(len([n for n in names if n.count("-") == 1 and not n.startswith(("ck-", "c-"))]) == 16
       and len([n for n in names if n.count("-") == 2 and not n.startswith("c-")]) == 64

@@ -42,6 +42,45 @@ static int clof_hmcs_all_init_topo(clof_hmcs_t *l, const clof_topology_t *t,
 #define clof_hmcs_all_has_waiters clof_hmcs_has_waiters
 #define clof_hmcs_all_destroy clof_hmcs_destroy
 
+/* CNA under the same names; `tree` only tells the test CNA's level (NUMA) */
+#include <clof/numa/cna.h>
+typedef struct {
+    clof_cna_t cna;
+    CLOF_ATOMICPTR(clof_compose_tree_t) tree;
+} clof_cna_x_t;
+typedef clof_cna_ctx_t clof_cna_x_ctx_t;
+static clof_compose_tree_t cna_tree_;
+static int clof_cna_x_init_topo(clof_cna_x_t *l, const clof_topology_t *t,
+                                const uint32_t *levels)
+{
+    (void)levels;
+    int n = clof_topo_level_index(t, CLOF_LEVEL_NUMA);
+    cna_tree_.lvl[0] = n < 0 ? 0 : (uint32_t)n;
+    clof_cna_init(&l->cna);
+    clof_atomicptr_write_rlx(&l->tree, &cna_tree_);
+    return 0;
+}
+static void clof_cna_x_acquire(clof_cna_x_t *l, clof_cna_ctx_t *c)
+{
+    clof_cna_acquire(&l->cna, c);
+}
+static bool clof_cna_x_tryacquire(clof_cna_x_t *l, clof_cna_ctx_t *c)
+{
+    return clof_cna_tryacquire(&l->cna, c);
+}
+static void clof_cna_x_release(clof_cna_x_t *l, clof_cna_ctx_t *c)
+{
+    clof_cna_release(&l->cna, c);
+}
+static bool clof_cna_x_has_waiters(clof_cna_x_t *l, clof_cna_ctx_t *c)
+{
+    return clof_cna_has_waiters(&l->cna, c);
+}
+static void clof_cna_x_destroy(clof_cna_x_t *l)
+{
+    (void)l;
+}
+
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -62,7 +101,8 @@ static int clof_hmcs_all_init_topo(clof_hmcs_t *l, const clof_topology_t *t,
     X(c_bo_mcs)         /* cohort locks: NUMA level + system */                \
     X(c_tkt_tkt)                                                               \
     X(c_ptl_tkt)                                                               \
-    X(hmcs_all)         /* HMCS<depth of the machine> */
+    X(hmcs_all)         /* HMCS<depth of the machine> */                       \
+    X(cna_x)            /* CNA on the NUMA level */
 
 CLOF_LOCK(mcs_tkt, ticket, mcs)
 CLOF_LOCK(tas_mcs, mcs, tas)
@@ -212,6 +252,11 @@ int main(int argc, char **argv)
     o.flags = CLOF_TOPO_NO_ENV;
     clof_topo_error_t e;
     if (clof_topology_load(&g_topo, &o, &e) != 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        return 2;
+    }
+    /* the process topology too (CNA finds its NUMA node there) */
+    if (clof_topology_install(&o, &e) != 0) {
         fprintf(stderr, "%s\n", e.msg);
         return 2;
     }

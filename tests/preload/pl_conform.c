@@ -900,6 +900,28 @@ static void *tk_waiter(void *p)
     pthread_mutex_unlock(&k->m);
     return NULL;
 }
+/* a waiter that takes tickets without timeouts, until cancelled */
+static void tk_unlock(void *p)
+{
+    pthread_mutex_unlock(p);
+}
+static void *tk_cancel_waiter(void *p)
+{
+    tk_t *k = p;
+    pthread_mutex_lock(&k->m);
+    pthread_cleanup_push(tk_unlock, &k->m);
+    for (;;) {
+        while (k->tickets == 0)
+            pthread_cond_wait(&k->c, &k->m);
+        if (k->tickets < 0)
+            break;
+        k->tickets--;
+        k->got++;
+    }
+    pthread_cleanup_pop(1);
+    return NULL;
+}
+
 static void t_cond_timed_signal(void)
 {
     cv_t v = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
@@ -1024,6 +1046,47 @@ static void t_cond_cancel(void)
     EQ(pthread_mutex_unlock(&v.m), 0);
     join(w);
     EQ(atomic_load(&v.returns), 1);
+
+    /* cancellations racing with signals: the queue stays sound (a node
+     * left behind would be a dangling stack address), no signal is lost
+     * for the waiters that stay */
+    tk_t k;
+    memset(&k, 0, sizeof k);
+    pthread_mutex_init(&k.m, NULL);
+    pthread_cond_init(&k.c, NULL);
+    pthread_t stay[2] = {spawn(tk_waiter, &k), spawn(tk_waiter, &k)};
+    unsigned seed = 12345;
+    for (int round = 0; round < 200; round++) {
+        pthread_t cw = spawn(tk_cancel_waiter, &k);
+        for (int i = 0; i < 3; i++) {
+            pthread_mutex_lock(&k.m);
+            k.tickets++;
+            pthread_cond_signal(&k.c);
+            pthread_mutex_unlock(&k.m);
+        }
+        seed = seed * 1103515245u + 12345u;
+        if (seed & 1)
+            sleep_ms((int)(seed >> 16) % 3);
+        EQ(pthread_cancel(cw), 0);
+        EQ(pthread_join(cw, NULL), 0);
+    }
+    double end = now_s(CLOCK_MONOTONIC) + 60;
+    for (;;) { /* the two that stay take every ticket left */
+        pthread_mutex_lock(&k.m);
+        int left = k.tickets;
+        if (left == 0)
+            k.tickets = -1;
+        pthread_cond_broadcast(&k.c);
+        pthread_mutex_unlock(&k.m);
+        if (left == 0)
+            break;
+        if (now_s(CLOCK_MONOTONIC) > end)
+            FAIL("%d tickets never taken", left);
+        sleep_ms(1);
+    }
+    join(stay[0]);
+    join(stay[1]);
+    EQ(trylock_in_thread(&k.m), 0);
 }
 
 /* cond waits with recursive, errorcheck and robust (glibc's) mutexes */

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Uncontended pthread_mutex_lock + pthread_mutex_unlock through
+# libclof-preload.so against glibc's own, in callgrind instructions.
+#
+# pl_uncontended runs N lock+unlock pairs on one mutex from one thread,
+# calling through the PLT like any program.  Under `valgrind --tool=callgrind`
+# with N = 0 and N = ITERS, instructions per pair = (Ir(N) - Ir(0)) / N: the
+# program's start-up, the library's start-up and the first (slow-path) pair
+# cancel out; the loop's own instructions (call, PLT jump, increment, branch:
+# about 9 per pair) are in every figure, glibc's included.  Deterministic:
+# no inherited environment, no address randomisation.
+#
+# usage: bench/preload/callgrind.sh [--bin DIR] [--lib FILE] [--iters N]
+#                                   [--locks "a b .."] [--mutex static|init] [--out FILE]
+#   --bin DIR      where pl_uncontended is (default build/bin)
+#   --lib FILE     the preload library (default build/lib/libclof-preload.so)
+#   --iters N      pairs in the measured run (default 100000)
+#   --locks L      locks (default: the nine basic locks)
+#   --mutex KIND   PTHREAD_MUTEX_INITIALIZER (static, default) or pthread_mutex_init
+#   --out FILE     CSV (default results/preload-callgrind-<date>.csv)
+# Prints a Markdown table with each lock's ratio to glibc (goal: <= 1.2).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
+iters=100000; locks="tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr"; kind=static; out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bin) bin="$2"; shift 2 ;;
+    --lib) lib="$2"; shift 2 ;;
+    --iters) iters="$2"; shift 2 ;;
+    --locks) locks="$2"; shift 2 ;;
+    --mutex) kind="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    *) echo "callgrind.sh: unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+case "$iters" in ''|*[!0-9]*|0) echo "callgrind.sh: --iters must be a positive integer" >&2; exit 2 ;; esac
+case "$kind" in static|init) ;; *) echo "callgrind.sh: --mutex static|init" >&2; exit 2 ;; esac
+prog="$bin/pl_uncontended"
+[ -x "$prog" ] || { echo "callgrind.sh: $prog not found (build first)" >&2; exit 2; }
+[ -f "$lib" ] || { echo "callgrind.sh: $lib not found (build first)" >&2; exit 2; }
+command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind missing (scripts/deps.sh)" >&2; exit 2; }
+lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
+
+stamp="$(date +%Y%m%d-%H%M%S)"
+[ -n "$out" ] || { mkdir -p "$root/results"; out="$root/results/preload-callgrind-$stamp.csv"; }
+tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+norand=(); if setarch "$(uname -m)" -R true 2>/dev/null; then norand=(setarch "$(uname -m)" -R); fi
+ir() { # lock n -> Ir   (lock "glibc": no preload)
+  local f="$tmp/cg.$1.$2" envs=(PATH=/usr/bin:/bin LC_ALL=C)
+  [ "$1" = glibc ] || envs+=(LD_PRELOAD="$lib" CLOF_LOCK="$1")
+  env -i "${envs[@]}" "${norand[@]}" valgrind --tool=callgrind --callgrind-out-file="$f" \
+    "$prog" "$2" "$kind" >/dev/null 2>"$f.log" ||
+    { echo "callgrind.sh: valgrind failed for $1 (N=$2):" >&2; cat "$f.log" >&2; exit 1; }
+  sed -n 's/^summary: //p' "$f"
+}
+per_pair() { awk -v a="$1" -v b="$2" -v n="$iters" 'BEGIN{printf "%.2f", (b-a)/n}'; }
+
+g0="$(ir glibc 0)"; gn="$(ir glibc "$iters")"; gp="$(per_pair "$g0" "$gn")"
+cc="$(strings -a "$lib" | grep -m1 -E '^GCC: |clang version' || true)"
+machine="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr)"
+glibc="$(ldd --version | head -1 | sed 's/.* //')"
+echo "lock,ir_0,ir_n,iters,instr_per_pair,glibc_instr_per_pair,ratio,mutex,compiler,valgrind,glibc,machine" >"$out"
+echo "lock+unlock through libclof-preload.so vs glibc $glibc: callgrind instructions per pair"
+echo "((Ir(N) - Ir(0)) / N, N = $iters, one thread, $kind mutex, $(valgrind --version), $machine)"
+echo
+echo "| lock | instr/pair | glibc instr/pair | ratio | goal <= 1.2 |"
+echo "|---|---:|---:|---:|---|"
+echo "glibc,$g0,$gn,$iters,$gp,$gp,1.00,$kind,\"$cc\",$(valgrind --version),$glibc,\"$machine\"" >>"$out"
+for l in $locks; do
+  a="$(ir "$l" 0)"; b="$(ir "$l" "$iters")"; p="$(per_pair "$a" "$b")"
+  r="$(awk -v x="$p" -v y="$gp" 'BEGIN{printf "%.3f", x/y}')"
+  ok="$(awk -v x="$p" -v y="$gp" 'BEGIN{print (x <= 1.2 * y) ? "met" : "missed"}')"
+  echo "| $l | $p | $gp | $r | $ok |"
+  echo "$l,$a,$b,$iters,$p,$gp,$r,$kind,\"$cc\",$(valgrind --version),$glibc,\"$machine\"" >>"$out"
+done
+echo
+echo "Raw numbers: ${out#$root/}"

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Oversubscribed pthread_mutex microbenchmark through libclof-preload.so,
+# against glibc in the same run, interleaved.
+#
+# pl_mutexbench: T threads lock one PTHREAD_MUTEX_INITIALIZER mutex in a
+# loop (critical section: K shared cache lines; outside: ~NS ns of work).
+# For each repeat and each T, every lock and glibc run once, in an order
+# shuffled per (seed, repeat, T), so each lock/glibc ratio compares runs
+# made seconds apart.  Writes JSON lines to results/preload-oversub-<date>.jsonl
+# and prints bench/preload/summarize.py's tables (saved next to it, .md).
+#
+# usage: bench/preload/oversub.sh [--bin DIR] [--lib FILE] [--threads "2 4 8 16"]
+#          [--repeats 5] [--duration 1] [--cs-lines 2] [--non-cs 100]
+#          [--locks "tas ttas .."] [--seed 1] [--out FILE]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cmdline="$0"; for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
+bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
+threads="2 4 8 16"; repeats=5; duration=1; cs=2; noncs=100; seed=1; out=""
+locks="tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bin) bin="$2"; shift 2 ;;
+    --lib) lib="$2"; shift 2 ;;
+    --threads) threads="$2"; shift 2 ;;
+    --repeats) repeats="$2"; shift 2 ;;
+    --duration) duration="$2"; shift 2 ;;
+    --cs-lines) cs="$2"; shift 2 ;;
+    --non-cs) noncs="$2"; shift 2 ;;
+    --locks) locks="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    *) echo "oversub.sh: unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+drv="$bin/pl_mutexbench"
+[ -x "$drv" ] || { echo "oversub.sh: $drv not found (build first)" >&2; exit 2; }
+[ -f "$lib" ] || { echo "oversub.sh: $lib not found (build first)" >&2; exit 2; }
+lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
+stamp="$(date +%Y%m%d-%H%M%S)"
+[ -n "$out" ] || { mkdir -p "$root/results"; out="$root/results/preload-oversub-$stamp.jsonl"; }
+all="glibc $locks"
+machine="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version | head -1 | sed 's/.* //') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
+python3 - "$cmdline" "$machine" "$threads" "$repeats" "$duration" "$cs" "$noncs" "$seed" >"$out" <<'EOF'
+import json, sys, time
+c, m, t, r, d, cs, n, s = sys.argv[1:]
+print(json.dumps({"type": "meta", "driver": "bench/preload/oversub.sh", "cmdline": c,
+                  "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": m,
+                  "threads": [int(x) for x in t.split()], "repeats": int(r),
+                  "duration_s": float(d), "cs_lines": int(cs), "non_cs_ns": int(n), "seed": int(s),
+                  "units": {"pl_mutexbench": "lock+unlock/s"}, "reference": "glibc"}))
+EOF
+order() {
+  python3 -c 'import random,sys; s,r,t=sys.argv[1:4]; l=sys.argv[4:]; random.Random(f"{s}/{r}/{t}").shuffle(l); print(" ".join(l))' \
+    "$seed" "$1" "$2" $all
+}
+echo "oversub: $(wc -w <<<"$all") locks x T={$threads} x $repeats x ${duration}s -> ${out#$root/}" >&2
+for r in $(seq 1 "$repeats"); do
+  for t in $threads; do
+    for l in $(order "$r" "$t"); do
+      pre=(); [ "$l" = glibc ] || pre=(env LD_PRELOAD="$lib" CLOF_LOCK="$l")
+      res="$(timeout 120 "${pre[@]}" "$drv" --threads "$t" --duration "$duration" --cs-lines "$cs" \
+               --non-cs "$noncs" --label "repeat=$r" 2>&1)" && rc=0 || rc=$?
+      python3 - "$l" "$t" "$r" "$rc" "$res" >>"$out" <<'EOF'
+import json, sys
+l, t, r, rc, res = sys.argv[1:]
+rec = {"program": "pl_mutexbench", "lock": l, "threads": int(t), "repeat": int(r)}
+try:
+    d = json.loads(res.strip().splitlines()[-1]) if int(rc) == 0 else None
+except Exception:
+    d = None
+ok = bool(d) and d.get("lock") == l
+rec.update({"ok": ok, "value": d["ops_per_s"] if ok else 0.0,
+            "fairness_rstd": d.get("fairness_rstd") if d else None})
+if not ok:
+    rec["error"] = f"rc={rc}: {res[-300:]}"
+print(json.dumps(rec))
+EOF
+    done
+  done
+  echo "oversub: repeat $r/$repeats done" >&2
+done
+md="${out%.jsonl}.md"
+# the goals of the issue: unfair locks >= 1.0x glibc, FIFO locks >= 0.5x
+python3 "$root/bench/preload/summarize.py" "$out" --goals "tas=1.0 ttas=1.0 bo=1.0 *=0.5" | tee "$md"

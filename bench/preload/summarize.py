@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Summarise the JSON lines of bench/preload/oversub.sh and apps.sh.
+
+usage: summarize.py FILE.jsonl [--goal X] [--goals "lock=X .. *=X"]
+
+Every record has: program, lock ("glibc" is the reference), threads, repeat,
+value (higher is better) and ok.  For each (program, threads) the script
+prints the median of each lock over the repeats and, per lock, the median
+of the per-repeat ratios lock/glibc (each ratio compares runs made seconds
+apart, in the same interleaved round), with min and max.
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or args[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if args else 2
+    path = args[0]
+    goals = {}
+    if "--goal" in args:
+        goals["*"] = float(args[args.index("--goal") + 1])
+    if "--goals" in args:
+        for g in args[args.index("--goals") + 1].split():
+            k, v = g.split("=")
+            goals[k] = float(v)
+    goal = bool(goals)
+    meta = None
+    vals = defaultdict(list)  # (prog, T, lock) -> [(repeat, value)]
+    failed = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            r = json.loads(line)
+            if r.get("type") == "meta":
+                meta = r
+                continue
+            if not r.get("ok", True):
+                failed.append(r)
+                continue
+            vals[(r["program"], r["threads"], r["lock"])].append((r["repeat"], r["value"]))
+    if meta:
+        print(f"- Command: `{meta.get('cmdline', '')}`")
+        print(f"- Date: {meta.get('date', '')}; machine: {meta.get('machine', '')}")
+        if meta.get("notes"):
+            print(f"- {meta['notes']}")
+    print(f"- Data: {path}")
+    programs = sorted({k[0] for k in vals})
+    locks = sorted({k[2] for k in vals}, key=lambda l: (l != "glibc", l))
+    for prog in programs:
+        ts = sorted({k[1] for k in vals if k[0] == prog})
+        unit = (meta or {}).get("units", {}).get(prog, "ops/s")
+        print(f"\n### {prog}: median {unit} (higher is better)\n")
+        print("| lock | " + " | ".join(f"T={t}" for t in ts) + " |")
+        print("|---|" + "---:|" * len(ts))
+        for l in locks:
+            cells = []
+            for t in ts:
+                v = [x for _, x in vals.get((prog, t, l), [])]
+                cells.append(f"{statistics.median(v):,.0f}" if v else "-")
+            print(f"| {l} | " + " | ".join(cells) + " |")
+        print(f"\n{prog}: lock / glibc, median of per-repeat ratios [min-max]\n")
+        print("| lock | " + " | ".join(f"T={t}" for t in ts) + (" | goal |" if goal else " |"))
+        print("|---|" + "---:|" * len(ts) + ("---|" if goal else ""))
+        for l in locks:
+            if l == "glibc":
+                continue
+            cells, meds = [], []
+            for t in ts:
+                ref = dict(vals.get((prog, t, "glibc"), []))
+                mine = dict(vals.get((prog, t, l), []))
+                ratios = [mine[r] / ref[r] for r in mine if r in ref and ref[r] > 0]
+                if ratios:
+                    m = statistics.median(ratios)
+                    meds.append((t, m))
+                    cells.append(f"{m:.2f} [{min(ratios):.2f}-{max(ratios):.2f}]")
+                else:
+                    cells.append("-")
+            row = f"| {l} | " + " | ".join(cells)
+            g = goals.get(l, goals.get("*"))
+            if goal and g is not None:
+                missed = [str(t) for t, m in meds if m < g]
+                row += " | " + (f">= {g}x: met at every T" if not missed
+                                else f">= {g}x: missed at T={','.join(missed)}")
+            elif goal:
+                row += " | "
+            print(row + " |")
+    if failed:
+        print(f"\n**{len(failed)} failed runs** (not in the medians):")
+        for r in failed[:20]:
+            print(f"- {r.get('program')} {r.get('lock')} T={r.get('threads')} "
+                  f"repeat {r.get('repeat')}: {r.get('error', '')[:200]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
