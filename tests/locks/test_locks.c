@@ -150,6 +150,8 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
     {                                                                          \
         pthread_t th[MAX_THREADS];                                             \
         name##_iters = T <= 2 ? 20000 : 40000 / T;                             \
+        if (getenv("CLOF_TEST_ITERS"))                                         \
+            name##_iters = atoi(getenv("CLOF_TEST_ITERS"));                    \
         for (intptr_t i = 0; i < T; i++)                                       \
             pthread_create(&th[i], NULL, name##_mutex_thread, (void *)i);      \
         for (int i = 0; i < T; i++)                                            \
