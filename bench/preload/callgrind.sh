@@ -58,12 +58,16 @@ ir() { # lock n -> Ir   (lock "glibc": no preload)
 per_pair() { awk -v a="$1" -v b="$2" -v n="$iters" 'BEGIN{printf "%.2f", (b-a)/n}'; }
 
 g0="$(ir glibc 0)"; gn="$(ir glibc "$iters")"; gp="$(per_pair "$g0" "$gn")"
-cc="$(strings -a "$lib" | grep -m1 -E '^GCC: |clang version' || true)"
+# the compiler of the library's own code (a clang build also carries the
+# "GCC:" note of the C runtime's start files)
+strings -a "$lib" >"$tmp/strings"
+cc="$(grep -m1 'clang version' "$tmp/strings" || grep -m1 '^GCC: ' "$tmp/strings" || true)"
 machine="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr)"
 glibc="$(ldd --version | head -1 | sed 's/.* //')"
 echo "lock,ir_0,ir_n,iters,instr_per_pair,glibc_instr_per_pair,ratio,mutex,compiler,valgrind,glibc,machine" >"$out"
 echo "lock+unlock through libclof-preload.so vs glibc $glibc: callgrind instructions per pair"
-echo "((Ir(N) - Ir(0)) / N, N = $iters, one thread, $kind mutex, $(valgrind --version), $machine)"
+echo "((Ir(N) - Ir(0)) / N, N = $iters, one thread, $kind mutex, library built by $cc,"
+echo "$(valgrind --version), $machine)"
 echo
 echo "| lock | instr/pair | glibc instr/pair | ratio | goal <= 1.2 |"
 echo "|---|---:|---:|---:|---|"

@@ -34,7 +34,15 @@
  * Cancellation: pthread_cond_wait is a cancellation point.  The sleep runs
  * with asynchronous cancellation enabled; the cleanup takes the node out
  * (or passes on a signal it consumed) and re-acquires the mutex, as POSIX
- * requires, before the caller's cleanup handlers run.
+ * requires, before the caller's cleanup handlers run.  This file is built
+ * without -fexceptions so that pthread_cleanup_push is glibc's setjmp-based
+ * form: it runs wherever in the asynchronous region the cancellation lands.
+ *
+ * Fork: only the forking thread survives in the child, and the stacks of
+ * the other threads (where their queue nodes live) are reused for new
+ * threads.  The internal lock and the queue carry the fork generation: the
+ * first operation in the child finds an older generation, takes the lock
+ * over and empties the queue without reading the old nodes.
  */
 #include "pl_internal.h"
 
@@ -174,6 +182,9 @@ typedef struct {
     pthread_mutex_t *m;
     pl_cwaiter_t *w;
     uint32_t count; /* recursion depth to restore (0: not recursive) */
+    clockid_t clk;
+    const struct timespec *deadline;
+    bool timed_out;
 } pl_wait_ctx_t;
 
 static int pl_relock(pl_wait_ctx_t *x)
@@ -200,6 +211,40 @@ static void pl_cond_cancelled(void *arg)
         pl_signal_one(x->c);
     }
     pl_relock(x);
+}
+
+/* Sleep until signalled (false) or timed out and out of the queue (true).
+ * The sleep itself is the asynchronous cancellation region.  Everything
+ * the cleanup needs is in *x (memory), nothing in locals changed after
+ * the setjmp of pthread_cleanup_push. */
+static __attribute__((noinline)) bool pl_cond_sleep(pl_wait_ctx_t *x, clockid_t clk,
+                                                    const struct timespec *abs)
+{
+    pl_cwaiter_t *w = x->w;
+    pl_cond_t *c = x->c;
+    x->clk = clk;
+    x->deadline = abs;
+    x->timed_out = false;
+    pthread_cleanup_push(pl_cond_cancelled, x);
+    while (__atomic_load_n(&w->state, __ATOMIC_ACQUIRE) == 0) {
+        int oldtype;
+        pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &oldtype);
+        int e = pl_futex_wait(&w->state, 0, x->clk, x->deadline, false);
+        pthread_setcanceltype(oldtype, NULL);
+        if (e == ETIMEDOUT) {
+            pl_ilock(c);
+            if (w->queued) {
+                pl_q_remove(c, w);
+                x->timed_out = true;
+            }
+            pl_iunlock(c);
+            if (x->timed_out)
+                break;
+            x->deadline = NULL; /* a signaller took us: its write is imminent */
+        }
+    }
+    pthread_cleanup_pop(0);
+    return x->timed_out;
 }
 
 /* Wait with a clof mutex on a process-shared (glibc) condition variable:
@@ -252,7 +297,9 @@ static int pl_cond_wait_common(pthread_cond_t *pc, pthread_mutex_t *pm, clockid_
                 return EINVAL;
             return pl_cond_poll(pm, clk, abs);
         }
-        int a = pl_real.cond_wait[abi] ? abi : 0;
+        /* a process-shared cond was made by glibc's current pthread_cond_init
+         * (ours forwards it there, whichever version was called) */
+        int a = pl_glibc_mode && pl_real.cond_wait[abi] ? abi : 0;
         if (api == 0)
             return pl_real.cond_wait[a](pc, pm);
         if (api == 1)
@@ -268,7 +315,7 @@ static int pl_cond_wait_common(pthread_cond_t *pc, pthread_mutex_t *pm, clockid_
     uint32_t kind = clof_atomic32_read_rlx(&m->kind);
     bool ours = !(kind & PL_KIND_GLIBC);
     uint32_t type = kind & PL_KIND_TYPE_MASK;
-    pl_wait_ctx_t x = {c, pm, NULL, 0};
+    pl_wait_ctx_t x = {c, pm, NULL, 0, clk, abs, false};
     if (ours && type == PL_KIND_RECURSIVE) {
         /* release every level while waiting; restore them after */
         if ((int32_t)clof_atomic32_read_rlx(&m->owner) != pl_tid())
@@ -306,28 +353,7 @@ static int pl_cond_wait_common(pthread_cond_t *pc, pthread_mutex_t *pm, clockid_
         return r;
     }
 
-    bool timed_out = false;
-    const struct timespec *deadline = abs;
-    pthread_cleanup_push(pl_cond_cancelled, &x);
-    while (__atomic_load_n(&w.state, __ATOMIC_ACQUIRE) == 0) {
-        int oldtype;
-        pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &oldtype);
-        int e = pl_futex_wait(&w.state, 0, clk, deadline, false);
-        pthread_setcanceltype(oldtype, NULL);
-        if (e == ETIMEDOUT) {
-            pl_ilock(c);
-            if (w.queued) {
-                pl_q_remove(c, &w);
-                timed_out = true;
-            }
-            pl_iunlock(c);
-            if (timed_out)
-                break;
-            deadline = NULL; /* a signaller took us: its write is imminent */
-        }
-    }
-    pthread_cleanup_pop(0);
-
+    bool timed_out = pl_cond_sleep(&x, clk, abs);
     int r2 = pl_relock(&x);
     if (timed_out && pl_stats_on)
         pl_st()->cond_timeouts++;
@@ -341,7 +367,7 @@ static int pl_cond_signal_common(pthread_cond_t *pc, int abi, bool all)
     pl_ensure_started();
     pl_cond_t *c = (pl_cond_t *)(void *)pc;
     if (pl_glibc_mode || (clof_atomic32_read_rlx(&c->flags) & PL_COND_SHARED)) {
-        int a = pl_real.cond_signal[abi] ? abi : 0;
+        int a = pl_glibc_mode && pl_real.cond_signal[abi] ? abi : 0;
         return all ? pl_real.cond_broadcast[a](pc) : pl_real.cond_signal[a](pc);
     }
     if (pl_stats_on) {
@@ -402,7 +428,7 @@ static int pl_cond_destroy_common(pthread_cond_t *pc, int abi)
     pl_ensure_started();
     pl_cond_t *c = (pl_cond_t *)(void *)pc;
     if (pl_glibc_mode || (clof_atomic32_read_rlx(&c->flags) & PL_COND_SHARED)) {
-        int ab = pl_real.cond_destroy[abi] ? abi : 0;
+        int ab = pl_glibc_mode && pl_real.cond_destroy[abi] ? abi : 0;
         return pl_real.cond_destroy[ab](pc);
     }
     pl_ilock(c);

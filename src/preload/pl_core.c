@@ -291,6 +291,13 @@ static void pl_thread_exit(void *arg)
 {
     (void)arg;
     pl_tls.exiting = 1;
+    if (pl_tls.cache != NULL) {
+        pl_box_t *b = pl_tls.cache;
+        pl_tls.cache = NULL;
+        b->next_free = pl_tls.free;
+        pl_tls.free = b;
+        pl_tls.nfree++;
+    }
     pl_box_give_back(0);
     if (!pl_tls.registered)
         return;

@@ -54,8 +54,10 @@ extern PL_TLS uint64_t pl_parks PL_HIDDEN;
     "hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo a-c-bo-clh "              \
     "clof:<composition> asl:<lock>"
 
-/* The lock used when CLOF_LOCK is unset or empty. */
-#define PL_DEFAULT_LOCK "mcs"
+/* The lock used when CLOF_LOCK is unset or empty: the one that met every
+ * goal on the 2-vCPU machine of docs/preload.md (the FIFO locks collapse
+ * when runnable threads outnumber cpus four to one, see the figures). */
+#define PL_DEFAULT_LOCK "tas"
 
 /* ---- glibc's mutex kind bits (the __kind word, offset 16) ------------------ */
 #define PL_KIND_TYPE_MASK 3       /* 0 normal, 1 recursive, 2 errorcheck, 3 adaptive */
@@ -85,15 +87,23 @@ typedef struct {
     clof_atomic32_t owner;          /*  8: holder's tid, 0 when free */
     uint32_t count;                 /* 12: recursion depth (recursive type) */
     clof_atomic32_t kind;           /* 16: glibc's __kind */
-    uint32_t last;                  /* 20: tid of the previous holder (CLOF_STATS) */
+    clof_atomic32_t tw_waiters;     /* 20: threads in pthread_mutex_timedlock
+                                       (next to kind: unlock tests both at once) */
     CLOF_ATOMICPTR(pl_box_t) box;   /* 24: context of the current holder */
-    clof_atomic32_t tw_waiters;     /* 32: threads in pthread_mutex_timedlock */
-    clof_atomic32_t tw_seq;         /* 36: their futex word */
+    clof_atomic32_t tw_seq;         /* 32: the timed waiters' futex word */
+    uint32_t last;                  /* 36: tid of the previous holder (CLOF_STATS) */
 } pl_mutex_t;
 
 _Static_assert(sizeof(pl_mutex_t) <= sizeof(pthread_mutex_t),
                "pl_mutex_t must fit in pthread_mutex_t");
 _Static_assert(offsetof(pl_mutex_t, kind) == 16, "__kind is at offset 16");
+_Static_assert(offsetof(pl_mutex_t, tw_waiters) == 20, "kind and tw_waiters share 8 bytes");
+
+/* kind and tw_waiters together: zero for a normal mutex without timed waiters */
+static inline uint64_t pl_kind_tw(pl_mutex_t *m)
+{
+    return clof_be_load_u64((const uint64_t *)(const void *)&m->kind, CLOF_MO_RLX);
+}
 
 /* ---- per-acquisition contexts ("boxes") ------------------------------------
  * One box per held mutex: the lock's context (MCS/CLH/Hemlock queue node)
@@ -128,8 +138,9 @@ typedef struct pl_counters {
 } pl_counters_t;
 
 typedef struct pl_tls {
-    pl_box_t *free;        /* free boxes */
-    uint32_t nfree;
+    pl_box_t *cache;       /* one free box, for the fast paths */
+    pl_box_t *free;        /* more free boxes (slow paths) */
+    uint32_t nfree;        /* ... how many */
     int32_t tid;           /* cached gettid(), 0 = not yet read */
     uint64_t *parks;       /* this thread's pl_parks (for the registry) */
     pl_counters_t st;      /* counted when CLOF_STATS=1 */
@@ -215,13 +226,19 @@ static inline int32_t pl_tid(void)
     return t;
 }
 
-/* Boxes: the thread's free list first; refill from the global pool. */
+/* Boxes: the thread's cached box, then its free list, then the global pool.
+ * The fast paths of pl_mutex.c use the cached box only. */
 #define PL_FREE_MAX 16u /* a thread keeps at most this many free boxes */
 PL_HIDDEN pl_box_t *pl_box_refill(void);
 PL_HIDDEN void pl_box_trim(void);
 static inline pl_box_t *pl_box_get(void)
 {
-    pl_box_t *b = pl_tls.free;
+    pl_box_t *b = pl_tls.cache;
+    if (CLOF_LIKELY(b != NULL)) {
+        pl_tls.cache = NULL;
+        return b;
+    }
+    b = pl_tls.free;
     if (CLOF_UNLIKELY(b == NULL))
         return pl_box_refill();
     pl_tls.free = b->next_free;
@@ -230,6 +247,10 @@ static inline pl_box_t *pl_box_get(void)
 }
 static inline void pl_box_put(pl_box_t *b)
 {
+    if (CLOF_LIKELY(pl_tls.cache == NULL)) {
+        pl_tls.cache = b;
+        return;
+    }
     b->next_free = pl_tls.free;
     pl_tls.free = b;
     if (CLOF_UNLIKELY(++pl_tls.nfree > PL_FREE_MAX))

@@ -23,6 +23,21 @@
 /* A lock lives in place when it fits in the first 8 bytes of the mutex. */
 #define PL_INPLACE(name) (sizeof(clof_##name##_t) <= 8 && _Alignof(clof_##name##_t) <= 8)
 
+/* The lock fast path tries the lock (tryacquire) and leaves everything
+ * else to the slow path, so that it makes no call and saves no register;
+ * a lock whose tryacquire itself may wait (CLH: the rare reuse of the free
+ * node) gains nothing from that and acquires directly instead. */
+#define PL_FAST_ACQUIRE(name) PL_FAST_ACQUIRE_##name
+#define PL_FAST_ACQUIRE_tas 0
+#define PL_FAST_ACQUIRE_ttas 0
+#define PL_FAST_ACQUIRE_bo 0
+#define PL_FAST_ACQUIRE_ticket 0
+#define PL_FAST_ACQUIRE_ptl 0
+#define PL_FAST_ACQUIRE_mcs 0
+#define PL_FAST_ACQUIRE_clh 1
+#define PL_FAST_ACQUIRE_hemlock 0
+#define PL_FAST_ACQUIRE_hemlock_ctr 0
+
 /* Timed waiters sleep at most this long between attempts: the wake-up after
  * a release is not ordered against a timed waiter's registration (that
  * would cost every unlock a fence), so a wake-up may be missed -- then the
@@ -93,6 +108,13 @@ static int pl_timed_wait(pl_mutex_t *m, clockid_t clk, const struct timespec *ab
         if (CLOF_UNLIKELY(b == NULL))                                          \
             b = pl_block_install(m);                                           \
         return (clof_##name##_t *)b;                                           \
+    }                                                                          \
+    /* the lock if it is ready to use, else NULL (block not yet installed) */ \
+    static inline clof_##name##_t *pl_lockp_fast_##name(pl_mutex_t *m)         \
+    {                                                                          \
+        if (PL_INPLACE(name))                                                  \
+            return (clof_##name##_t *)(void *)&m->lk;                          \
+        return (clof_##name##_t *)clof_atomicptr_read_acq(&m->lk.blk);         \
     }                                                                          \
     static bool pl_tryfn_##name(void *l, void *c)                              \
     {                                                                          \
@@ -209,12 +231,41 @@ static int pl_timed_wait(pl_mutex_t *m, clockid_t clk, const struct timespec *ab
         pl_acq_##name##S(m);                                                   \
         return 0;                                                              \
     }                                                                          \
-    static int pl_lock_##name##S(pthread_mutex_t *pm)                          \
+    static __attribute__((noinline)) int pl_lock_slow_##name##S(pl_mutex_t *m) \
     {                                                                          \
-        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
         if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
             return pl_lock_kind_##name##S(m);                                  \
         pl_acq_##name##S(m);                                                   \
+        return 0;                                                              \
+    }                                                                          \
+    /* The fast path: a normal mutex, the thread's cached box, the lock free. \
+     * Anything else -- and every call when counting -- takes the slow path, \
+     * which starts over.  No call but tail calls: no registers to save. */  \
+    static int pl_lock_##name##S(pthread_mutex_t *pm)                          \
+    {                                                                          \
+        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
+        if (S)                                                                 \
+            return pl_lock_slow_##name##S(m);                                  \
+        pl_box_t *b = pl_tls.cache;                                            \
+        int32_t tid = pl_tls.tid;                                              \
+        clof_##name##_t *l = pl_lockp_fast_##name(m);                          \
+        if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
+            return pl_lock_slow_##name##S(m);                                  \
+        if (CLOF_UNLIKELY(b == NULL))                                          \
+            return pl_lock_slow_##name##S(m);                                  \
+        if (CLOF_UNLIKELY(tid == 0))                                           \
+            return pl_lock_slow_##name##S(m);                                  \
+        if (CLOF_UNLIKELY(l == NULL))                                          \
+            return pl_lock_slow_##name##S(m);                                  \
+        if (PL_FAST_ACQUIRE(name)) {                                           \
+            pl_tls.cache = NULL;                                               \
+            clof_##name##_acquire(l, &b->ctx.name);                            \
+        } else {                                                               \
+            if (CLOF_UNLIKELY(!clof_##name##_tryacquire(l, &b->ctx.name)))     \
+                return pl_lock_slow_##name##S(m);                              \
+            pl_tls.cache = NULL;                                               \
+        }                                                                      \
+        pl_held(m, b, tid);                                                    \
         return 0;                                                              \
     }                                                                          \
     static __attribute__((noinline)) int pl_trylock_kind_##name##S(           \
@@ -240,12 +291,33 @@ static int pl_timed_wait(pl_mutex_t *m, clockid_t clk, const struct timespec *ab
         }                                                                      \
         return pl_try_##name##S(m) ? 0 : EBUSY;                                \
     }                                                                          \
-    static int pl_trylock_##name##S(pthread_mutex_t *pm)                       \
+    static __attribute__((noinline)) int pl_trylock_slow_##name##S(pl_mutex_t *m) \
     {                                                                          \
-        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
         if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
             return pl_trylock_kind_##name##S(m);                               \
         return pl_try_##name##S(m) ? 0 : EBUSY;                                \
+    }                                                                          \
+    static int pl_trylock_##name##S(pthread_mutex_t *pm)                       \
+    {                                                                          \
+        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
+        if (S)                                                                 \
+            return pl_trylock_slow_##name##S(m);                               \
+        pl_box_t *b = pl_tls.cache;                                            \
+        int32_t tid = pl_tls.tid;                                              \
+        clof_##name##_t *l = pl_lockp_fast_##name(m);                          \
+        if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
+            return pl_trylock_slow_##name##S(m);                               \
+        if (CLOF_UNLIKELY(b == NULL))                                          \
+            return pl_trylock_slow_##name##S(m);                               \
+        if (CLOF_UNLIKELY(tid == 0))                                           \
+            return pl_trylock_slow_##name##S(m);                               \
+        if (CLOF_UNLIKELY(l == NULL))                                          \
+            return pl_trylock_slow_##name##S(m);                               \
+        if (!clof_##name##_tryacquire(l, &b->ctx.name))                        \
+            return EBUSY;                                                      \
+        pl_tls.cache = NULL;                                                   \
+        pl_held(m, b, tid);                                                    \
+        return 0;                                                              \
     }                                                                          \
     static __attribute__((noinline)) int pl_unlock_kind_##name##S(            \
         pl_mutex_t *m)                                                         \
@@ -266,15 +338,35 @@ static int pl_timed_wait(pl_mutex_t *m, clockid_t clk, const struct timespec *ab
         pl_rel_##name##S(m, b);                                                \
         return 0;                                                              \
     }                                                                          \
-    static int pl_unlock_##name##S(pthread_mutex_t *pm)                        \
+    static __attribute__((noinline)) int pl_unlock_slow_##name##S(pl_mutex_t *m) \
     {                                                                          \
-        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
         if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
             return pl_unlock_kind_##name##S(m);                                \
         pl_box_t *b = clof_atomicptr_read_rlx(&m->box);                        \
         if (CLOF_UNLIKELY(b == NULL))                                          \
             return EPERM; /* not locked */                                     \
         pl_rel_##name##S(m, b);                                                \
+        return 0;                                                              \
+    }                                                                          \
+    /* The fast path: a normal mutex, no timed waiter, the cache empty; the \
+     * box is cached before the release, which is the last thing done. */   \
+    static int pl_unlock_##name##S(pthread_mutex_t *pm)                        \
+    {                                                                          \
+        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
+        if (S)                                                                 \
+            return pl_unlock_slow_##name##S(m);                                \
+        pl_box_t *b = clof_atomicptr_read_rlx(&m->box);                        \
+        if (CLOF_UNLIKELY(pl_kind_tw(m) != 0))                                 \
+            return pl_unlock_slow_##name##S(m);                                \
+        if (CLOF_UNLIKELY(b == NULL))                                          \
+            return pl_unlock_slow_##name##S(m);                                \
+        if (CLOF_UNLIKELY(pl_tls.cache != NULL))                               \
+            return pl_unlock_slow_##name##S(m);                                \
+        clof_##name##_t *l = pl_lockp_fast_##name(m);                          \
+        b->mutex = NULL;                                                       \
+        clof_atomicptr_write_rlx(&m->box, (pl_box_t *)NULL);                   \
+        pl_tls.cache = b;                                                      \
+        clof_##name##_release(l, &b->ctx.name);                                \
         return 0;                                                              \
     }                                                                          \
     static int pl_timedlock_##name##S(pthread_mutex_t *pm, clockid_t clk,     \
