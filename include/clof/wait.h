@@ -138,24 +138,6 @@ static inline void clof_wait_change_ptr(clof_wait_t *w, void *const *p,
     (void)w;
     clof_be_await_change_ptr(p, seen);
 }
-static inline void clof_wait_for_u32(clof_wait_t *w, const uint32_t *p,
-                                     uint32_t seen, uint32_t want)
-{
-    (void)want;
-    clof_wait_change_u32(w, p, seen);
-}
-static inline void clof_wait_for_u64(clof_wait_t *w, const uint64_t *p,
-                                     uint64_t seen, uint64_t want)
-{
-    (void)want;
-    clof_wait_change_u64(w, p, seen);
-}
-static inline void clof_wait_for_ptr(clof_wait_t *w, void *const *p,
-                                     void *seen, void *want)
-{
-    (void)want;
-    clof_wait_change_ptr(w, p, seen);
-}
 #define clof_wake(p) clof_be_wake((const void *)(p))
 #define clof_wake_value(p, v) ((void)(v), clof_be_wake((const void *)(p)))
 #define clof_nudge(p, v) ((void)(p), (void)(v))
@@ -181,6 +163,13 @@ static inline void clof_wait_change_ptr(clof_wait_t *w, void *const *p,
     (void)seen;
     clof_be_pause();
 }
+#define clof_wake(p) ((void)(p))
+#define clof_wake_value(p, v) ((void)(p), (void)(v))
+#define clof_nudge(p, v) ((void)(p), (void)(v))
+#endif
+
+#if defined(CLOF_BE_HAS_AWAIT) || defined(CLOF_WAIT_SPIN)
+/* Without keyed parking, waiting for a value is waiting for any change. */
 static inline void clof_wait_for_u32(clof_wait_t *w, const uint32_t *p,
                                      uint32_t seen, uint32_t want)
 {
@@ -199,9 +188,6 @@ static inline void clof_wait_for_ptr(clof_wait_t *w, void *const *p,
     (void)want;
     clof_wait_change_ptr(w, p, seen);
 }
-#define clof_wake(p) ((void)(p))
-#define clof_wake_value(p, v) ((void)(p), (void)(v))
-#define clof_nudge(p, v) ((void)(p), (void)(v))
 
 #else /* spin-park */
 
