@@ -59,7 +59,7 @@ tmp="$(mktemp -d)"
 mcpid=""
 trap '[ -n "$mcpid" ] && kill -KILL "$mcpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 all="glibc $locks"
-machine="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version | head -1 | sed 's/.* //') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
+machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version 2>&1 | awk 'NR == 1 { print $NF }') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
 versions="leveldb $(dpkg-query -W -f='${Version}' libleveldb-dev 2>/dev/null || echo ?), kyotocabinet $(dpkg-query -W -f='${Version}' kyotocabinet-utils 2>/dev/null || echo ?), memcached $(dpkg-query -W -f='${Version}' memcached 2>/dev/null || echo ?)"
 python3 - "$cmdline" "$machine" "$versions" "$threads" "$repeats" "$duration" "$seed" >"$out" <<'EOF'
 import json, sys, time

@@ -41,7 +41,7 @@ lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
 stamp="$(date +%Y%m%d-%H%M%S)"
 [ -n "$out" ] || { mkdir -p "$root/results"; out="$root/results/preload-oversub-$stamp.jsonl"; }
 all="glibc $locks"
-machine="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version | head -1 | sed 's/.* //') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
+machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version 2>&1 | awk 'NR == 1 { print $NF }') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
 python3 - "$cmdline" "$machine" "$threads" "$repeats" "$duration" "$cs" "$noncs" "$seed" >"$out" <<'EOF'
 import json, sys, time
 c, m, t, r, d, cs, n, s = sys.argv[1:]

@@ -46,7 +46,10 @@ def main():
     out.append("/* X(id, \"CLOF_LOCK name\", destroy) */")
     out.append("#define PL_COMPOSITIONS(X) \\")
     for cid, name in ids:
-        out.append("    X(%s, \"%s\", clof_%s_destroy) \\" % (cid, name, cid))
+        # CLH at the lowest level: its nodes (the tree's included) move into
+        # the threads' contexts, so the tree is never freed
+        destroy = "pl_no_destroy" if name.startswith("clof:clh-") else "clof_%s_destroy" % cid
+        out.append("    X(%s, \"%s\", %s) \\" % (cid, name, destroy))
     out.append("")
     out.append("#define PL_NCOMPOSITIONS %d" % len(ids))
     out.append("#define PL_COMPOSITION_PARTS \"%s\"" % " ".join(abbrs))

@@ -95,10 +95,10 @@ CLOF_LOCK(pc_hem_hem_hem, hemlock_ctr, hemlock_ctr, hemlock_ctr)
     X(pc_mcs_mcs, "clof:mcs-mcs", clof_pc_mcs_mcs_destroy) \
     X(pc_mcs_clh, "clof:mcs-clh", clof_pc_mcs_clh_destroy) \
     X(pc_mcs_hem, "clof:mcs-hem", clof_pc_mcs_hem_destroy) \
-    X(pc_clh_tkt, "clof:clh-tkt", clof_pc_clh_tkt_destroy) \
-    X(pc_clh_mcs, "clof:clh-mcs", clof_pc_clh_mcs_destroy) \
-    X(pc_clh_clh, "clof:clh-clh", clof_pc_clh_clh_destroy) \
-    X(pc_clh_hem, "clof:clh-hem", clof_pc_clh_hem_destroy) \
+    X(pc_clh_tkt, "clof:clh-tkt", pl_no_destroy) \
+    X(pc_clh_mcs, "clof:clh-mcs", pl_no_destroy) \
+    X(pc_clh_clh, "clof:clh-clh", pl_no_destroy) \
+    X(pc_clh_hem, "clof:clh-hem", pl_no_destroy) \
     X(pc_hem_tkt, "clof:hem-tkt", clof_pc_hem_tkt_destroy) \
     X(pc_hem_mcs, "clof:hem-mcs", clof_pc_hem_mcs_destroy) \
     X(pc_hem_clh, "clof:hem-clh", clof_pc_hem_clh_destroy) \
@@ -135,22 +135,22 @@ CLOF_LOCK(pc_hem_hem_hem, hemlock_ctr, hemlock_ctr, hemlock_ctr)
     X(pc_mcs_hem_mcs, "clof:mcs-hem-mcs", clof_pc_mcs_hem_mcs_destroy) \
     X(pc_mcs_hem_clh, "clof:mcs-hem-clh", clof_pc_mcs_hem_clh_destroy) \
     X(pc_mcs_hem_hem, "clof:mcs-hem-hem", clof_pc_mcs_hem_hem_destroy) \
-    X(pc_clh_tkt_tkt, "clof:clh-tkt-tkt", clof_pc_clh_tkt_tkt_destroy) \
-    X(pc_clh_tkt_mcs, "clof:clh-tkt-mcs", clof_pc_clh_tkt_mcs_destroy) \
-    X(pc_clh_tkt_clh, "clof:clh-tkt-clh", clof_pc_clh_tkt_clh_destroy) \
-    X(pc_clh_tkt_hem, "clof:clh-tkt-hem", clof_pc_clh_tkt_hem_destroy) \
-    X(pc_clh_mcs_tkt, "clof:clh-mcs-tkt", clof_pc_clh_mcs_tkt_destroy) \
-    X(pc_clh_mcs_mcs, "clof:clh-mcs-mcs", clof_pc_clh_mcs_mcs_destroy) \
-    X(pc_clh_mcs_clh, "clof:clh-mcs-clh", clof_pc_clh_mcs_clh_destroy) \
-    X(pc_clh_mcs_hem, "clof:clh-mcs-hem", clof_pc_clh_mcs_hem_destroy) \
-    X(pc_clh_clh_tkt, "clof:clh-clh-tkt", clof_pc_clh_clh_tkt_destroy) \
-    X(pc_clh_clh_mcs, "clof:clh-clh-mcs", clof_pc_clh_clh_mcs_destroy) \
-    X(pc_clh_clh_clh, "clof:clh-clh-clh", clof_pc_clh_clh_clh_destroy) \
-    X(pc_clh_clh_hem, "clof:clh-clh-hem", clof_pc_clh_clh_hem_destroy) \
-    X(pc_clh_hem_tkt, "clof:clh-hem-tkt", clof_pc_clh_hem_tkt_destroy) \
-    X(pc_clh_hem_mcs, "clof:clh-hem-mcs", clof_pc_clh_hem_mcs_destroy) \
-    X(pc_clh_hem_clh, "clof:clh-hem-clh", clof_pc_clh_hem_clh_destroy) \
-    X(pc_clh_hem_hem, "clof:clh-hem-hem", clof_pc_clh_hem_hem_destroy) \
+    X(pc_clh_tkt_tkt, "clof:clh-tkt-tkt", pl_no_destroy) \
+    X(pc_clh_tkt_mcs, "clof:clh-tkt-mcs", pl_no_destroy) \
+    X(pc_clh_tkt_clh, "clof:clh-tkt-clh", pl_no_destroy) \
+    X(pc_clh_tkt_hem, "clof:clh-tkt-hem", pl_no_destroy) \
+    X(pc_clh_mcs_tkt, "clof:clh-mcs-tkt", pl_no_destroy) \
+    X(pc_clh_mcs_mcs, "clof:clh-mcs-mcs", pl_no_destroy) \
+    X(pc_clh_mcs_clh, "clof:clh-mcs-clh", pl_no_destroy) \
+    X(pc_clh_mcs_hem, "clof:clh-mcs-hem", pl_no_destroy) \
+    X(pc_clh_clh_tkt, "clof:clh-clh-tkt", pl_no_destroy) \
+    X(pc_clh_clh_mcs, "clof:clh-clh-mcs", pl_no_destroy) \
+    X(pc_clh_clh_clh, "clof:clh-clh-clh", pl_no_destroy) \
+    X(pc_clh_clh_hem, "clof:clh-clh-hem", pl_no_destroy) \
+    X(pc_clh_hem_tkt, "clof:clh-hem-tkt", pl_no_destroy) \
+    X(pc_clh_hem_mcs, "clof:clh-hem-mcs", pl_no_destroy) \
+    X(pc_clh_hem_clh, "clof:clh-hem-clh", pl_no_destroy) \
+    X(pc_clh_hem_hem, "clof:clh-hem-hem", pl_no_destroy) \
     X(pc_hem_tkt_tkt, "clof:hem-tkt-tkt", clof_pc_hem_tkt_tkt_destroy) \
     X(pc_hem_tkt_mcs, "clof:hem-tkt-mcs", clof_pc_hem_tkt_mcs_destroy) \
     X(pc_hem_tkt_clh, "clof:hem-tkt-clh", clof_pc_hem_tkt_clh_destroy) \

@@ -23,6 +23,7 @@
 
 PL_TLS pl_tls_t pl_tls;
 PL_TLS uint64_t pl_parks;
+PL_TLS uint64_t pl_levels[PL_MAX_LEVELS];
 
 clof_atomic32_t pl_state;
 bool pl_glibc_mode;
@@ -278,6 +279,7 @@ static bool pl_key_ok;
 static pl_tls_t *pl_registry; /* live registered threads */
 static pl_counters_t pl_retired; /* counters of exited threads */
 static uint64_t pl_retired_parks, pl_threads_seen, pl_threads_live;
+static uint64_t pl_retired_levels[PL_MAX_LEVELS];
 
 static void pl_counters_add(pl_counters_t *to, const pl_counters_t *from)
 {
@@ -310,10 +312,13 @@ static void pl_thread_exit(void *arg)
         pl_tls.reg_next->reg_prev = pl_tls.reg_prev;
     pl_counters_add(&pl_retired, &pl_tls.st);
     pl_retired_parks += pl_parks;
+    for (int i = 0; i < PL_MAX_LEVELS; i++)
+        pl_retired_levels[i] += pl_levels[i];
     pl_threads_live--;
     pl_glock_release();
     memset(&pl_tls.st, 0, sizeof pl_tls.st);
     pl_parks = 0;
+    memset(pl_levels, 0, sizeof pl_levels);
     pl_tls.registered = 0;
 }
 
@@ -327,6 +332,7 @@ void pl_thread_register(void)
     if (!pl_key_ok || pthread_setspecific(pl_key, &pl_tls) != 0)
         return;
     pl_tls.parks = &pl_parks;
+    pl_tls.levels = pl_levels;
     pl_glock_acquire();
     pl_tls.reg_prev = NULL;
     pl_tls.reg_next = pl_registry;
@@ -411,13 +417,22 @@ static void pl_resolve(void)
 static const struct {
     const char *alias, *name;
 } pl_aliases[] = {
-    {"tkt", "ticket"},     {"hem", "hemlock"},       {"hemctr", "hemlock_ctr"},
-    {"hem_ctr", "hemlock_ctr"}, {"hemlock-ctr", "hemlock_ctr"},
+    {"tkt", "ticket"},         {"hem", "hemlock"},          {"hemctr", "hemlock_ctr"},
+    {"hem_ctr", "hemlock_ctr"}, {"hemlock-ctr", "hemlock_ctr"}, {"c_bo_mcs", "c-bo-mcs"},
+    {"c_tkt_tkt", "c-tkt-tkt"}, {"c_ptl_tkt", "c-ptl-tkt"},
+};
+
+/* the basic-lock names of a composition, as the paper abbreviates them */
+static const struct {
+    const char *word, *abbr;
+} pl_parts[] = {
+    {"ticket", "tkt"}, {"hemlock", "hem"}, {"hemlock_ctr", "hem"}, {"hemlock-ctr", "hem"},
+    {"hemctr", "hem"},
 };
 
 static bool pl_is_pending(const char *v)
 {
-    if (strncmp(v, "clof:", 5) == 0 || strncmp(v, "asl:", 4) == 0)
+    if (strncmp(v, "asl:", 4) == 0)
         return true;
     const char *p = PL_PENDING_NAMES;
     size_t n = strlen(v);
@@ -433,8 +448,32 @@ static bool pl_is_pending(const char *v)
     return false;
 }
 
+/* clof:a-b-c with the parts spelled as the paper abbreviates them */
+static void pl_normalise_composition(const char *v, char *out, size_t size)
+{
+    size_t o = (size_t)snprintf(out, size, "clof:");
+    const char *p = v + 5;
+    while (*p && o + 1 < size) {
+        size_t len = strcspn(p, "-");
+        const char *w = p;
+        size_t wl = len;
+        for (size_t i = 0; i < sizeof pl_parts / sizeof pl_parts[0]; i++)
+            if (strlen(pl_parts[i].word) == len && strncmp(p, pl_parts[i].word, len) == 0) {
+                w = pl_parts[i].abbr;
+                wl = strlen(w);
+            }
+        o += (size_t)snprintf(out + o, size - o, "%.*s%s", (int)wl, w, p[len] ? "-" : "");
+        p += len + (p[len] ? 1 : 0);
+    }
+}
+
 static const pl_lockdef_t *pl_find(const char *v)
 {
+    char norm[128];
+    if (strncmp(v, "clof:", 5) == 0) {
+        pl_normalise_composition(v, norm, sizeof norm);
+        v = norm;
+    }
     for (size_t i = 0; i < sizeof pl_aliases / sizeof pl_aliases[0]; i++)
         if (strcmp(v, pl_aliases[i].alias) == 0)
             v = pl_aliases[i].name;
@@ -444,16 +483,23 @@ static const pl_lockdef_t *pl_find(const char *v)
     return NULL;
 }
 
+/* every name but the compositions' (summarised) */
 static void pl_known_names(char *buf, size_t size)
 {
     size_t off = 0;
     buf[0] = 0;
     for (size_t i = 0; i < pl_nlockdefs && off < size; i++) {
+        if (strncmp(pl_lockdefs[i].name, "clof:", 5) == 0)
+            continue;
         int n = snprintf(buf + off, size - off, "%s%s", i ? " " : "", pl_lockdefs[i].name);
         if (n < 0)
             break;
         off += (size_t)n;
     }
+    if (off < size)
+        snprintf(buf + off, size - off,
+                 " clof:<%s, 2 to %d of them joined by '-', lowest level first>",
+                 PL_COMPOSITION_PARTS, PL_COMPOSITION_MAX_LEVELS);
 }
 
 static void pl_configure(void)
@@ -481,6 +527,10 @@ static void pl_configure(void)
             pl_say("clof-preload: CLOF_LOCK='%s' is not yet available in this build; "
                    "available: %s; not yet available: %s; running on glibc's pthread mutexes",
                    v, known, PL_PENDING_NAMES);
+        else if (strncmp(v, "clof:", 5) == 0)
+            pl_say("clof-preload: CLOF_LOCK='%s' is not a composition this build has; "
+                   "known locks: %s; running on glibc's pthread mutexes",
+                   v, known);
         else
             pl_say("clof-preload: unknown lock CLOF_LOCK='%s'; known locks: %s "
                    "(aliases: tkt hem hemctr; glibc = no replacement); not yet available: %s; "
@@ -489,8 +539,25 @@ static void pl_configure(void)
         pl_glibc_mode = true;
         return;
     }
+    if (d->hierarchical) {
+        /* the process topology, now: its loading takes a pthread mutex,
+         * which this thread may take during start-up only (it is then a
+         * no-op, see pl_boot) -- never from inside a lock's first use */
+        clof_topo_opts_t o = {NULL, NULL, NULL, CLOF_TOPO_QUIET};
+        clof_topo_error_t err;
+        if (clof_topology_install(&o, &err) != 0) {
+            pl_say("clof-preload: CLOF_LOCK='%s' needs the machine's hierarchy, which did not "
+                   "load: %s; running on glibc's pthread mutexes",
+                   v, err.msg);
+            pl_glibc_mode = true;
+            return;
+        }
+        const clof_topology_t *t = clof_topology();
+        if (t->warning[0] != 0 && pl_stats_on)
+            pl_say("clof-preload: %s", t->warning);
+    }
     pl_lock = d;
-    pl_block_size = d->inplace ? 0 : (d->desc.lock_size + CLOF_CACHELINE - 1) & ~(size_t)(CLOF_CACHELINE - 1);
+    pl_block_size = d->inplace ? 0 : (d->lock_size + CLOF_CACHELINE - 1) & ~(size_t)(CLOF_CACHELINE - 1);
 }
 
 /* ---- fork ------------------------------------------------------------------------------*/
@@ -524,6 +591,8 @@ static void pl_fork_child(void)
     /* Statistics: the child counts from zero, with only this thread. */
     memset(&pl_retired, 0, sizeof pl_retired);
     pl_retired_parks = 0;
+    memset(pl_retired_levels, 0, sizeof pl_retired_levels);
+    memset(pl_levels, 0, sizeof pl_levels);
     memset(&pl_tls.st, 0, sizeof pl_tls.st);
     pl_parks = 0;
     pl_registry = NULL;
@@ -606,6 +675,11 @@ static void pl_print_stats(void)
         pl_counters_add(&t, &snap);
         parks += __atomic_load_n(p->parks, __ATOMIC_RELAXED);
     }
+    uint64_t levels[PL_MAX_LEVELS];
+    memcpy(levels, pl_retired_levels, sizeof levels);
+    for (pl_tls_t *p = pl_registry; p; p = p->reg_next)
+        for (int i = 0; i < PL_MAX_LEVELS; i++)
+            levels[i] += __atomic_load_n(&p->levels[i], __ATOMIC_RELAXED);
     uint64_t boxes = pl_boxes_total, blocks = pl_blocks_total, seen = pl_threads_seen;
     pl_glock_release();
     if (pl_glibc_mode) {
@@ -613,13 +687,29 @@ static void pl_print_stats(void)
         return;
     }
     double pct = t.acquisitions ? 100.0 * (double)t.contended / (double)t.acquisitions : 0.0;
+    /* hierarchical locks: blocking acquisitions by the levels they took
+     * (1: the lock was passed inside the lowest cohort; the last: the
+     * system level was acquired) */
+    char lv[256] = "";
+    if (pl_lock->hierarchical) {
+        int top = 0;
+        for (int i = 1; i < PL_MAX_LEVELS; i++)
+            if (levels[i])
+                top = i;
+        size_t o = (size_t)snprintf(lv, sizeof lv, " levels_taken=[");
+        for (int i = 1; i <= top && o < sizeof lv; i++)
+            o += (size_t)snprintf(lv + o, sizeof lv - o, "%s%d:%llu", i > 1 ? "," : "", i,
+                                  (unsigned long long)levels[i]);
+        if (o < sizeof lv)
+            snprintf(lv + o, sizeof lv - o, "]");
+    }
     pl_say("clof-preload[%d]: lock=%s locks_replaced=%llu acquisitions=%llu contended=%llu "
-           "(%.2f%%) parks=%llu handovers[system]=%llu trylock_busy=%llu timedlock=%llu "
+           "(%.2f%%) parks=%llu handovers[system]=%llu%s trylock_busy=%llu timedlock=%llu "
            "(timeouts %llu) cond_waits=%llu (timeouts %llu) signals=%llu broadcasts=%llu "
            "threads=%llu contexts=%llu (%zu B each) lock_blocks=%llu (%zu B each)",
            (int)getpid(), pl_lock->name, (unsigned long long)t.replaced,
            (unsigned long long)t.acquisitions, (unsigned long long)t.contended, pct,
-           (unsigned long long)parks, (unsigned long long)t.handovers,
+           (unsigned long long)parks, (unsigned long long)t.handovers, lv,
            (unsigned long long)t.trylock_busy, (unsigned long long)t.timed,
            (unsigned long long)t.timeouts, (unsigned long long)t.cond_waits,
            (unsigned long long)t.cond_timeouts, (unsigned long long)t.cond_signals,
@@ -650,7 +740,7 @@ PL_EXPORT int clof_preload_info(clof_preload_info_t *out, size_t size)
     i.stats = pl_stats_on;
     if (!pl_glibc_mode) {
         i.inplace = pl_lock->inplace;
-        i.lock_size = pl_lock->desc.lock_size;
+        i.lock_size = pl_lock->lock_size;
         i.block_size = pl_block_size;
     }
     i.box_size = sizeof(pl_box_t);

@@ -32,27 +32,55 @@
 #define PL_EXPORT __attribute__((visibility("default")))
 #define PL_TLS __thread __attribute__((tls_model("initial-exec")))
 
-/* Every park of every lock wait in this library is counted (CLOF_STATS);
- * the hook must be defined before the clof headers are included. */
+/* Hooks of the clof headers, defined before they are included: every park
+ * of a lock wait is counted (always: one thread-local increment on the
+ * sleeping path), and with CLOF_STATS=1 the levels a hierarchical lock had
+ * to take at each blocking acquisition. */
+#define PL_MAX_LEVELS 8
 extern PL_TLS uint64_t pl_parks PL_HIDDEN;
+extern PL_TLS uint64_t pl_levels[PL_MAX_LEVELS] PL_HIDDEN;
+extern bool pl_stats_on PL_HIDDEN;
+static inline void pl_on_acquire_levels(uint32_t taken)
+{
+    if (__builtin_expect(pl_stats_on, 0))
+        pl_levels[taken < PL_MAX_LEVELS ? taken : PL_MAX_LEVELS - 1]++;
+}
 #define CLOF_WAIT_ON_PARK() (pl_parks++)
+#define CLOF_COMPOSE_ON_ACQUIRE(taken) pl_on_acquire_levels(taken)
 
 #include <clof/lock/list.h>
+#include <clof/numa/cna.h>
+#include <clof/numa/cohort.h>
+#include <clof/numa/hmcs.h>
+#include "pl_compositions.h"
 
 /* ---- the lock table ---------------------------------------------------------
- * Every lock the library can run.  A lock listed here must provide the one
- * lock interface of clof (include/clof/lock.h) and the descriptor macros
- * CLOF_<NAME>_{FAIR,NATIVE_HW,ZERO_INIT,THREAD_OBLIVIOUS}.  Adding a lock (the
- * NUMA locks, a CLoF composition) is one X(name, NAME) line here, plus its
- * header include above; pl_mutex.c generates its ops and the box (context)
- * union grows to fit its context. */
-#define PL_LOCKS(X) CLOF_BASIC_LOCKS(X)
+ * Every lock the library can run; each is one line.  A lock listed here has
+ * the one lock interface of clof (include/clof/lock.h), zero bytes are an
+ * unlocked lock, and it is thread-oblivious.  pl_mutex.c generates its ops,
+ * the box (context) union grows to fit its context, CLOF_LOCK finds it by
+ * its name.
+ *
+ * Basic locks: X(name, NAME), with the descriptor macros CLOF_<NAME>_*. */
+#define PL_BASIC_LOCKS(X) CLOF_BASIC_LOCKS(X)
+/* Locks over the machine's hierarchy: the process topology (CLOF_TOPOLOGY,
+ * CLOF_EMULATE or sysfs) is loaded at start-up for them.
+ * X(id, "CLOF_LOCK name", destroy): destroy(lock) frees what the lock built
+ * at its first use (its tree) at pthread_mutex_destroy; pl_no_destroy where
+ * nothing may be freed (a CLH lowest level: its nodes move into the
+ * threads' contexts).  The CLoF compositions come from pl_compositions.h. */
+#define pl_no_destroy(l) ((void)(l))
+#define PL_NUMA_LOCKS(X)                                                       \
+    X(hmcs, "hmcs", clof_hmcs_destroy)                                         \
+    X(cna, "cna", pl_no_destroy)                                               \
+    X(c_bo_mcs, "c-bo-mcs", clof_c_bo_mcs_destroy)                             \
+    X(c_tkt_tkt, "c-tkt-tkt", clof_c_tkt_tkt_destroy)                          \
+    X(c_ptl_tkt, "c-ptl-tkt", clof_c_ptl_tkt_destroy)                          \
+    PL_COMPOSITIONS(X)
 
 /* Names of CLOF_LOCK accepted by the design that this build cannot run yet;
  * reported as "not yet available" (and the program runs on glibc). */
-#define PL_PENDING_NAMES                                                       \
-    "hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo a-c-bo-clh "              \
-    "clof:<composition> asl:<lock>"
+#define PL_PENDING_NAMES "a-c-bo-bo a-c-bo-clh asl:<lock>"
 
 /* The lock used when CLOF_LOCK is unset or empty: the one that met every
  * goal on the 2-vCPU machine of docs/preload.md (the FIFO locks collapse
@@ -114,8 +142,11 @@ static inline uint64_t pl_kind_tw(pl_mutex_t *m)
  * thread's free boxes go back to a global pool when it exits. */
 union pl_ctx {
 #define PL_CTX_MEMBER(name, NAME) clof_##name##_ctx_t name;
-    PL_LOCKS(PL_CTX_MEMBER)
+#define PL_CTX_MEMBER_N(id, str, destroy) clof_##id##_ctx_t id;
+    PL_BASIC_LOCKS(PL_CTX_MEMBER)
+    PL_NUMA_LOCKS(PL_CTX_MEMBER_N)
 #undef PL_CTX_MEMBER
+#undef PL_CTX_MEMBER_N
 };
 
 struct pl_box {
@@ -143,6 +174,7 @@ typedef struct pl_tls {
     uint32_t nfree;        /* ... how many */
     int32_t tid;           /* cached gettid(), 0 = not yet read */
     uint64_t *parks;       /* this thread's pl_parks (for the registry) */
+    uint64_t *levels;      /* this thread's pl_levels */
     pl_counters_t st;      /* counted when CLOF_STATS=1 */
     struct pl_tls *reg_prev, *reg_next; /* registry of live threads */
     uint8_t registered;    /* in the registry, destructor armed */
@@ -165,9 +197,10 @@ typedef struct pl_ops {
 } pl_ops_t;
 
 typedef struct pl_lockdef {
-    const char *name;
-    clof_lock_desc_t desc;
+    const char *name;        /* as CLOF_LOCK names it */
+    size_t lock_size, ctx_size;
     bool inplace;            /* the lock lives inside the pthread_mutex_t */
+    bool hierarchical;       /* needs the process topology */
     const pl_ops_t *ops;     /* plain */
     const pl_ops_t *ops_st;  /* counting (CLOF_STATS=1) */
 } pl_lockdef_t;
@@ -205,7 +238,6 @@ extern pl_real_t pl_real PL_HIDDEN;
 enum { PL_STATE_NEW = 0, PL_STATE_STARTING = 1, PL_STATE_READY = 2 };
 extern clof_atomic32_t pl_state PL_HIDDEN;
 extern bool pl_glibc_mode PL_HIDDEN;  /* running on glibc's locks */
-extern bool pl_stats_on PL_HIDDEN;
 extern const pl_lockdef_t *pl_lock PL_HIDDEN; /* NULL in glibc mode */
 extern clof_atomic32_t pl_fork_gen PL_HIDDEN; /* bumped in every fork child */
 

@@ -95,11 +95,18 @@ static int pl_timed_wait(pl_mutex_t *m, clockid_t clk, const struct timespec *ab
     }
 }
 
-#define PL_DEFINE_LOCK(name, NAME)                                             \
+/* A basic lock: its descriptor is checked at compile time. */
+#define PL_DEFINE_BASIC(name, NAME)                                            \
     _Static_assert(CLOF_##NAME##_ZERO_INIT,                                    \
                    "the preload library needs all-zero = unlocked");           \
     _Static_assert(CLOF_##NAME##_THREAD_OBLIVIOUS,                             \
                    "the preload library needs thread-oblivious locks");       \
+    PL_DEFINE_LOCK(name, PL_FAST_ACQUIRE(name), pl_no_destroy)
+/* A lock over the hierarchy (hmcs.h, cna.h, cohort.h, compose.h: zero bytes
+ * are a valid lock, thread-oblivious by construction). */
+#define PL_DEFINE_NUMA(id, str, destroy) PL_DEFINE_LOCK(id, 0, destroy)
+
+#define PL_DEFINE_LOCK(name, FASTACQ, DESTROY)                                 \
     static inline clof_##name##_t *pl_lockp_##name(pl_mutex_t *m)              \
     {                                                                          \
         if (PL_INPLACE(name))                                                  \
@@ -129,10 +136,10 @@ static int pl_timed_wait(pl_mutex_t *m, clockid_t clk, const struct timespec *ab
             clof_atomicptr_write_rlx(&m->lk.blk, pl_block_fresh());            \
         clof_##name##_acquire(pl_lockp_##name(m), &b->ctx.name);               \
     }                                                                          \
-    PL_DEFINE_OPS(name, NAME, 0)                                               \
-    PL_DEFINE_OPS(name, NAME, 1)
+    PL_DEFINE_OPS(name, FASTACQ, DESTROY, 0)                                   \
+    PL_DEFINE_OPS(name, FASTACQ, DESTROY, 1)
 
-#define PL_DEFINE_OPS(name, NAME, S)                                           \
+#define PL_DEFINE_OPS(name, FASTACQ, DESTROY, S)                               \
     static inline void pl_acq_##name##S(pl_mutex_t *m)                         \
     {                                                                          \
         pl_box_t *b = pl_box_get();                                            \
@@ -257,7 +264,7 @@ static int pl_timed_wait(pl_mutex_t *m, clockid_t clk, const struct timespec *ab
             return pl_lock_slow_##name##S(m);                                  \
         if (CLOF_UNLIKELY(l == NULL))                                          \
             return pl_lock_slow_##name##S(m);                                  \
-        if (PL_FAST_ACQUIRE(name)) {                                           \
+        if (FASTACQ) {                                                         \
             pl_tls.cache = NULL;                                               \
             clof_##name##_acquire(l, &b->ctx.name);                            \
         } else {                                                               \
@@ -410,6 +417,8 @@ static int pl_timed_wait(pl_mutex_t *m, clockid_t clk, const struct timespec *ab
             void *blk = clof_atomicptr_xchg(&m->lk.blk, (void *)NULL);         \
             if (blk != NULL)                                                   \
                 pl_block_free(blk);                                            \
+        } else {                                                               \
+            DESTROY((clof_##name##_t *)(void *)&m->lk);                        \
         }                                                                      \
         return 0;                                                              \
     }                                                                          \
@@ -418,14 +427,20 @@ static int pl_timed_wait(pl_mutex_t *m, clockid_t clk, const struct timespec *ab
         pl_timedlock_##name##S, pl_destroy_##name##S, pl_fork_reset_##name,    \
     };
 
-PL_LOCKS(PL_DEFINE_LOCK)
+PL_BASIC_LOCKS(PL_DEFINE_BASIC)
+PL_NUMA_LOCKS(PL_DEFINE_NUMA)
 
 const pl_lockdef_t pl_lockdefs[] = {
 #define PL_LOCKDEF(name, NAME)                                                 \
-    {#name, CLOF_LOCK_DESC(name, NAME), PL_INPLACE(name), &pl_ops_##name##0,   \
-     &pl_ops_##name##1},
-    PL_LOCKS(PL_LOCKDEF)
+    {#name, sizeof(clof_##name##_t), sizeof(clof_##name##_ctx_t),              \
+     PL_INPLACE(name), false, &pl_ops_##name##0, &pl_ops_##name##1},
+#define PL_LOCKDEF_N(id, str, destroy)                                         \
+    {str, sizeof(clof_##id##_t), sizeof(clof_##id##_ctx_t), PL_INPLACE(id),    \
+     true, &pl_ops_##id##0, &pl_ops_##id##1},
+    PL_BASIC_LOCKS(PL_LOCKDEF)
+    PL_NUMA_LOCKS(PL_LOCKDEF_N)
 #undef PL_LOCKDEF
+#undef PL_LOCKDEF_N
 };
 const size_t pl_nlockdefs = sizeof pl_lockdefs / sizeof pl_lockdefs[0];
 

@@ -1531,13 +1531,37 @@ static void t_config(void)
     CHECK(strstr(err, "mcs") && strstr(err, "clh") && strstr(err, "hemlock") && strstr(err, "ticket"),
           "message does not list the known locks");
     CHECK(strstr(err, "glibc"), "message does not say it runs on glibc");
+    EQ(run_self("glibc_child", "a-c-bo-bo", NULL, err, sizeof err), 0);
+    printf("stderr with CLOF_LOCK=a-c-bo-bo: %s", err);
+    EQ(count_lines(err), 1);
+    CHECK(strstr(err, "not yet available"), "a-c-bo-bo not reported as not yet available");
+    EQ(run_self("glibc_child", "asl:mcs", NULL, err, sizeof err), 0);
+    EQ(count_lines(err), 1);
+    CHECK(strstr(err, "not yet available"), "asl: not reported as not yet available");
+    EQ(run_self("glibc_child", "clof:tkt-foo", NULL, err, sizeof err), 0);
+    printf("stderr with CLOF_LOCK=clof:tkt-foo: %s", err);
+    EQ(count_lines(err), 1);
+    CHECK(strstr(err, "clof:tkt-foo") && strstr(err, "composition"), "bad composition not reported");
+    /* a bad hierarchy for a NUMA lock: one line, glibc's locks */
+    setenv("CLOF_TOPOLOGY", "/nonexistent/hierarchy.topo", 1);
     EQ(run_self("glibc_child", "hmcs", NULL, err, sizeof err), 0);
-    printf("stderr with CLOF_LOCK=hmcs: %s", err);
+    unsetenv("CLOF_TOPOLOGY");
+    printf("stderr with CLOF_LOCK=hmcs CLOF_TOPOLOGY=/nonexistent/...: %s", err);
     EQ(count_lines(err), 1);
-    CHECK(strstr(err, "not yet available"), "hmcs not reported as not yet available");
+    CHECK(strstr(err, "/nonexistent/hierarchy.topo") && strstr(err, "glibc"),
+          "bad hierarchy file not reported");
+    const char *emu = getenv("CLOF_EMULATE");
+    setenv("CLOF_EMULATE", "numa:2,nonsense", 1);
     EQ(run_self("glibc_child", "clof:tkt-mcs-clh", NULL, err, sizeof err), 0);
+    if (emu)
+        setenv("CLOF_EMULATE", emu, 1);
+    else
+        unsetenv("CLOF_EMULATE");
     EQ(count_lines(err), 1);
-    CHECK(strstr(err, "not yet available"), "clof: not reported as not yet available");
+    CHECK(strstr(err, "nonsense") && strstr(err, "glibc"), "bad emulated hierarchy not reported");
+    /* spellings of the same composition */
+    EQ(run_self("comp_child", "clof:ticket-mcs-hemlock", NULL, err, sizeof err), 0);
+    EQ(strlen(err), 0);
     EQ(run_self("glibc_child", "glibc", NULL, err, sizeof err), 0);
     EQ(strlen(err), 0); /* asked for: no message */
     /* a bad CLOF_STATS: one line, the lock still runs */
@@ -1548,6 +1572,12 @@ static void t_config(void)
     /* CLOF_LOCK unset: the default lock, silently */
     EQ(run_self("default_child", NULL, NULL, err, sizeof err), 0);
     EQ(strlen(err), 0);
+}
+static void t_comp_child(void)
+{
+    expect_lock("clof:tkt-mcs-hem");
+    mutual_exclusion(&static_m, 4, 2000);
+    exit(0);
 }
 static void t_default_child(void)
 {
@@ -1663,6 +1693,7 @@ static const struct {
     {"stats_child", t_stats_child, 1},
     {"glibc_child", t_glibc_child, 1},
     {"default_child", t_default_child, 1},
+    {"comp_child", t_comp_child, 1},
 };
 
 static void on_alarm(int sig)
