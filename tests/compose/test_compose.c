@@ -266,7 +266,7 @@ int main(int argc, char **argv)
             g_topo.level[l].threshold = 4;
     g_iters = local ? 2000 : (g_threads <= 8 ? 4000 : 32000 / g_threads);
     if (!strcmp(g_test, "swapped"))
-        g_iters = 20000;
+        g_iters = 100000;
     if (local)
         g_trace = calloc((size_t)g_threads * g_iters, sizeof *g_trace);
     signal(SIGALRM, on_alarm);
