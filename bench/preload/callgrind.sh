@@ -17,12 +17,18 @@
 #   --iters N      pairs in the measured run (default 100000)
 #   --locks L      locks (default: the nine basic locks)
 #   --mutex KIND   PTHREAD_MUTEX_INITIALIZER (static, default) or pthread_mutex_init
+#   --emulate S    run the clof side with CLOF_EMULATE=S.  Under valgrind glibc
+#                  cannot register rseq, so clof_current_cpu() (read by the
+#                  hierarchical locks at every acquisition) falls back to
+#                  sched_getcpu() (~50 instructions); with an emulated
+#                  topology it reads the thread's virtual cpu instead (a
+#                  thread-local load, like the native rseq read)
 #   --out FILE     CSV (default results/preload-callgrind-<date>.csv)
 # Prints a Markdown table with each lock's ratio to glibc (goal: <= 1.2).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
-iters=100000; locks="tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr"; kind=static; out=""
+iters=100000; locks="tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr"; kind=static; out=""; emulate=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin="$2"; shift 2 ;;
@@ -30,6 +36,7 @@ while [ $# -gt 0 ]; do
     --iters) iters="$2"; shift 2 ;;
     --locks) locks="$2"; shift 2 ;;
     --mutex) kind="$2"; shift 2 ;;
+    --emulate) emulate="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "callgrind.sh: unknown argument: $1" >&2; exit 2 ;;
@@ -50,6 +57,7 @@ norand=(); if setarch "$(uname -m)" -R true 2>/dev/null; then norand=(setarch "$
 ir() { # lock n -> Ir   (lock "glibc": no preload)
   local f="$tmp/cg.$1.$2" envs=(PATH=/usr/bin:/bin LC_ALL=C)
   [ "$1" = glibc ] || envs+=(LD_PRELOAD="$lib" CLOF_LOCK="$1")
+  [ "$1" = glibc ] || [ -z "$emulate" ] || envs+=(CLOF_EMULATE="$emulate")
   env -i "${envs[@]}" "${norand[@]}" valgrind --tool=callgrind --callgrind-out-file="$f" \
     "$prog" "$2" "$kind" >/dev/null 2>"$f.log" ||
     { echo "callgrind.sh: valgrind failed for $1 (N=$2):" >&2; cat "$f.log" >&2; exit 1; }
@@ -64,20 +72,20 @@ strings -a "$lib" >"$tmp/strings"
 cc="$(grep -m1 'clang version' "$tmp/strings" || grep -m1 '^GCC: ' "$tmp/strings" || true)"
 machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr)"
 glibc="$(ldd --version 2>&1 | awk 'NR == 1 { print $NF }')"
-echo "lock,ir_0,ir_n,iters,instr_per_pair,glibc_instr_per_pair,ratio,mutex,compiler,valgrind,glibc,machine" >"$out"
+echo "lock,ir_0,ir_n,iters,instr_per_pair,glibc_instr_per_pair,ratio,mutex,emulate,compiler,valgrind,glibc,machine" >"$out"
 echo "lock+unlock through libclof-preload.so vs glibc $glibc: callgrind instructions per pair"
-echo "((Ir(N) - Ir(0)) / N, N = $iters, one thread, $kind mutex, library built by $cc,"
+echo "((Ir(N) - Ir(0)) / N, N = $iters, one thread, $kind mutex${emulate:+, CLOF_EMULATE=$emulate}, library built by $cc,"
 echo "$(valgrind --version), $machine)"
 echo
 echo "| lock | instr/pair | glibc instr/pair | ratio | goal <= 1.2 |"
 echo "|---|---:|---:|---:|---|"
-echo "glibc,$g0,$gn,$iters,$gp,$gp,1.00,$kind,\"$cc\",$(valgrind --version),$glibc,\"$machine\"" >>"$out"
+echo "glibc,$g0,$gn,$iters,$gp,$gp,1.00,$kind,,\"$cc\",$(valgrind --version),$glibc,\"$machine\"" >>"$out"
 for l in $locks; do
   a="$(ir "$l" 0)"; b="$(ir "$l" "$iters")"; p="$(per_pair "$a" "$b")"
   r="$(awk -v x="$p" -v y="$gp" 'BEGIN{printf "%.3f", x/y}')"
   ok="$(awk -v x="$p" -v y="$gp" 'BEGIN{print (x <= 1.2 * y) ? "met" : "missed"}')"
   echo "| $l | $p | $gp | $r | $ok |"
-  echo "$l,$a,$b,$iters,$p,$gp,$r,$kind,\"$cc\",$(valgrind --version),$glibc,\"$machine\"" >>"$out"
+  echo "$l,$a,$b,$iters,$p,$gp,$r,$kind,$emulate,\"$cc\",$(valgrind --version),$glibc,\"$machine\"" >>"$out"
 done
 echo
 echo "Raw numbers: ${out#$root/}"

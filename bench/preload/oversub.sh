@@ -60,12 +60,14 @@ for r in $(seq 1 "$repeats"); do
   for t in $threads; do
     for l in $(order "$r" "$t"); do
       pre=(); [ "$l" = glibc ] || pre=(env LD_PRELOAD="$lib" CLOF_LOCK="$l")
+      load="$(cut -d' ' -f1 /proc/loadavg)"  # other work on the machine, for the record
       res="$(timeout 120 "${pre[@]}" "$drv" --threads "$t" --duration "$duration" --cs-lines "$cs" \
                --non-cs "$noncs" --label "repeat=$r" 2>&1)" && rc=0 || rc=$?
-      python3 - "$l" "$t" "$r" "$rc" "$res" >>"$out" <<'EOF'
+      python3 - "$l" "$t" "$r" "$rc" "$res" "$load" >>"$out" <<'EOF'
 import json, sys
-l, t, r, rc, res = sys.argv[1:]
-rec = {"program": "pl_mutexbench", "lock": l, "threads": int(t), "repeat": int(r)}
+l, t, r, rc, res, load = sys.argv[1:]
+rec = {"program": "pl_mutexbench", "lock": l, "threads": int(t), "repeat": int(r),
+       "loadavg_1min": float(load)}
 try:
     d = json.loads(res.strip().splitlines()[-1]) if int(rc) == 0 else None
 except Exception:

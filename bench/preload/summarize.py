@@ -14,6 +14,8 @@ import statistics
 import sys
 from collections import defaultdict
 
+_loads = []
+
 
 def main():
     args = sys.argv[1:]
@@ -45,12 +47,19 @@ def main():
                 failed.append(r)
                 continue
             vals[(r["program"], r["threads"], r["lock"])].append((r["repeat"], r["value"]))
+            if "loadavg_1min" in r:
+                _loads.append(r["loadavg_1min"])
     if meta:
         print(f"- Command: `{meta.get('cmdline', '')}`")
         print(f"- Date: {meta.get('date', '')}; machine: {meta.get('machine', '')}")
         if meta.get("notes"):
             print(f"- {meta['notes']}")
     print(f"- Data: {path}")
+    loads = [r for r in _loads]
+    if loads:
+        print(f"- 1-minute load average when the runs started: median {statistics.median(loads):.2f}, "
+              f"max {max(loads):.2f} (the benchmark itself keeps it near its thread count; "
+              f"more means other work on the machine)")
     programs = sorted({k[0] for k in vals})
     locks = sorted({k[2] for k in vals}, key=lambda l: (l != "glibc", l))
     for prog in programs:

@@ -39,16 +39,21 @@ pl_real_t pl_real;
 static clof_tas_t pl_glock;
 static int32_t pl_fork_holder;
 
+static bool pl_glock_forker(void)
+{
+    int32_t h = __atomic_load_n(&pl_fork_holder, __ATOMIC_RELAXED);
+    return CLOF_UNLIKELY(h != 0) && h == pl_tid();
+}
 static void pl_glock_acquire(void)
 {
-    if (CLOF_UNLIKELY(pl_fork_holder != 0) && pl_fork_holder == pl_tid())
+    if (pl_glock_forker())
         return;
     clof_noctx_t c;
     clof_tas_acquire(&pl_glock, &c);
 }
 static void pl_glock_release(void)
 {
-    if (CLOF_UNLIKELY(pl_fork_holder != 0) && pl_fork_holder == pl_tid())
+    if (pl_glock_forker())
         return;
     clof_noctx_t c;
     clof_tas_release(&pl_glock, &c);
@@ -566,12 +571,12 @@ static void pl_fork_prepare(void)
     int32_t me = pl_tid();
     clof_noctx_t c;
     clof_tas_acquire(&pl_glock, &c);
-    pl_fork_holder = me;
+    __atomic_store_n(&pl_fork_holder, me, __ATOMIC_RELAXED);
 }
 
 static void pl_fork_parent(void)
 {
-    pl_fork_holder = 0;
+    __atomic_store_n(&pl_fork_holder, 0, __ATOMIC_RELAXED);
     clof_noctx_t c;
     clof_tas_release(&pl_glock, &c);
 }
@@ -580,7 +585,7 @@ static void pl_fork_child(void)
 {
     int32_t old = pl_tls.tid;
     int32_t now = pl_tid_slow();
-    pl_fork_holder = 0;
+    __atomic_store_n(&pl_fork_holder, 0, __ATOMIC_RELAXED);
     clof_tas_init(&pl_glock);
     clof_atomic32_inc(&pl_fork_gen);
 #if CLOF_WAIT_CAN_PARK
