@@ -286,8 +286,11 @@ static inline void bl_ck_fas_release(bl_ck_fas_lock_t *l, bl_ck_fas_ctx_t *c)
 #include <stdlib.h>
 #include <clof/numa/cohort.h>
 #include "bench_compositions.h"
-/* the cohort locks (numa/cohort.h) */
+/* the cohort locks (numa/cohort.h) and the abortable ones (numa/acohort.h,
+ * measured here through their untimed acquire) */
 CLOF_COHORT_LOCKS(BL_COMPOSED_ADAPTER_)
+#include <clof/numa/acohort.h>
+CLOF_ABORTABLE_COHORT_LOCKS(BL_COMPOSED_ADAPTER_)
 /* HMCS over every level of the hierarchy: HMCS<4> on a 4-level machine */
 #include <clof/numa/hmcs.h>
 typedef clof_hmcs_t bl_hmcs_lock_t;
@@ -339,7 +342,7 @@ static inline void bl_cna_release(bl_cna_lock_t *l, bl_cna_ctx_t *c)
 }
 #define BENCH_NUMA_LOCKS(X)                                                    \
     X(hmcs, HMCS) X(cna, CNA) X(c_bo_mcs, C_BO_MCS) X(c_tkt_tkt, C_TKT_TKT)                \
-    X(c_ptl_tkt, C_PTL_TKT)
+    X(c_ptl_tkt, C_PTL_TKT) X(a_c_bo_bo, A_C_BO_BO) X(a_c_bo_clh, A_C_BO_CLH)
 
 /* BENCH_LOCKS(X): X(id, ID) for every lock, the clof basic locks first (the
  * two-argument form is CLOF_BASIC_LOCKS's; benchmarks use only id), then the

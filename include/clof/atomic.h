@@ -332,6 +332,21 @@ static inline void clof_atomic32_wait(clof_wait_t *w, const clof_atomic32_t *a,
     clof_wait_change_u32(w, &a->_v, seen);
 }
 
+/* Timed waiting steps (abortable locks): false once the deadline
+ * (wait.h, clof_now_ns clock; CLOF_DEADLINE_NONE = never) has passed. */
+static inline bool clof_atomic32_wait_until(clof_wait_t *w,
+                                            const clof_atomic32_t *a,
+                                            uint32_t seen, uint64_t deadline)
+{
+    return clof_wait_change_until_u32(w, &a->_v, seen, deadline);
+}
+static inline bool clof_atomic64_wait_until(clof_wait_t *w,
+                                            const clof_atomic64_t *a,
+                                            uint64_t seen, uint64_t deadline)
+{
+    return clof_wait_change_until_u64(w, &a->_v, seen, deadline);
+}
+
 /* The same for a pointer (Hemlock-CTR polls with read-modify-writes). */
 #define clof_atomicptr_wait(w, a, seen)                                        \
     clof_wait_change_ptr(w, (void *const *)(const void *)&(a)->_v,            \
@@ -364,6 +379,9 @@ static inline void clof_atomic32_write_wakeable(clof_atomic32_t *a, uint32_t v)
     clof_be_store_u32(&a->_v, v, CLOF_WAKE_STORE_MO);
 }
 #define clof_atomic32_wake(a, v) clof_wake_value(&(a)->_v, (uint32_t)(v))
+/* Wake after a seq_cst read-modify-write that a parked awaiter may be
+ * waiting for (the RMW is at least as strong as the waking store). */
+#define clof_atomic64_wake(a, v) clof_wake_value(&(a)->_v, (uint64_t)(v))
 
 /* Nudge the threads parked until a holds v (wait.h, clof_nudge). */
 #define clof_atomic32_nudge(a, v) clof_nudge(&(a)->_v, (uint32_t)(v))

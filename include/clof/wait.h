@@ -113,6 +113,34 @@ static inline void clof_wait_delay(uint32_t n)
 #endif
 }
 
+/* Deadlines, for timed acquisition (the abortable locks, numa/acohort.h):
+ * absolute times in ns of the backend's monotonic clock (CLOCK_MONOTONIC
+ * natively).  CLOF_DEADLINE_NONE never passes; 0 has always passed (a
+ * timed acquisition with deadline 0 is a tryacquire).  A backend without a
+ * clock (the model checker) reads 0: deadline 0 has passed, every other
+ * deadline never passes, so its executions stay deterministic. */
+#define CLOF_DEADLINE_NONE UINT64_MAX
+#if !defined(CLOF_BE_HAS_CLOCK)
+static inline uint64_t clof_be_now_ns(void)
+{
+    return 0;
+}
+static inline void clof_be_futex_wait_until(uint32_t *addr, uint32_t val,
+                                            uint64_t deadline_ns)
+{
+    (void)deadline_ns;
+    clof_be_futex_wait(addr, val);
+}
+#endif
+static inline uint64_t clof_now_ns(void)
+{
+    return clof_be_now_ns();
+}
+static inline bool clof_deadline_passed(uint64_t deadline_ns)
+{
+    return deadline_ns != CLOF_DEADLINE_NONE && clof_be_now_ns() >= deadline_ns;
+}
+
 #if defined(CLOF_BE_HAS_AWAIT) || defined(CLOF_WAIT_SPIN)
 #define CLOF_WAIT_INIT {0, 0, 0, 0}
 #define clof_wait_end(w) ((void)(w))
@@ -188,6 +216,30 @@ static inline void clof_wait_for_ptr(clof_wait_t *w, void *const *p,
     (void)want;
     clof_wait_change_ptr(w, p, seen);
 }
+
+/* One timed waiting step; false when the deadline has passed.  A backend
+ * with its own awaits may time them (CLOF_BE_HAS_TIMED_AWAIT); otherwise a
+ * step waits for a change only (with no clock, deadlines other than 0
+ * never pass, see above). */
+#define CLOF_WAIT_UNTIL_NOPARK_(sfx, T)                                        \
+    static inline bool clof_wait_change_until_##sfx(                          \
+        clof_wait_t *w, const T *p, T seen, uint64_t deadline)                 \
+    {                                                                          \
+        if (clof_deadline_passed(deadline))                                    \
+            return false;                                                      \
+        CLOF_WAIT_UNTIL_STEP_(sfx, w, p, seen, deadline);                      \
+        return true;                                                           \
+    }
+#if defined(CLOF_BE_HAS_TIMED_AWAIT)
+#define CLOF_WAIT_UNTIL_STEP_(sfx, w, p, seen, deadline)                       \
+    ((void)(w), clof_be_await_change_until_##sfx(p, seen, deadline))
+#else
+#define CLOF_WAIT_UNTIL_STEP_(sfx, w, p, seen, deadline)                       \
+    ((void)(deadline), clof_wait_change_##sfx(w, p, seen))
+#endif
+CLOF_WAIT_UNTIL_NOPARK_(u32, uint32_t)
+CLOF_WAIT_UNTIL_NOPARK_(u64, uint64_t)
+#undef CLOF_WAIT_UNTIL_NOPARK_
 
 #else /* spin-park */
 
@@ -270,18 +322,39 @@ static inline void clof_wait_parked_(clof_wait_t *w)
     w->yields = CLOF_WAIT_YIELDS_WOKEN;
 }
 
-/* Park under key until the word at p may differ from `seen`. */
+/* Park under key until the word at p may differ from `seen` (or, for the
+ * timed form, until the deadline). */
 #define CLOF_WAIT_PARK_(sfx, T)                                                \
-    static inline void clof_park_##sfx(const T *p, T seen, uint64_t key)       \
+    static inline void clof_park_until_##sfx(const T *p, T seen, uint64_t key, \
+                                             uint64_t deadline)                \
     {                                                                          \
         clof_park_bucket_t *b = clof_park_bucket_(p, key);                     \
         clof_be_fetch_add_u32(&b->waiters, 1, CLOF_MO_SEQ);                    \
         uint32_t s = clof_be_load_u32(&b->seq, CLOF_MO_SEQ);                   \
         if (clof_be_load_##sfx(p, CLOF_MO_SEQ) == seen) {                      \
             CLOF_WAIT_ON_PARK();                                               \
-            clof_be_futex_wait(&b->seq, s);                                    \
+            if (deadline == CLOF_DEADLINE_NONE)                                \
+                clof_be_futex_wait(&b->seq, s);                                \
+            else                                                               \
+                clof_be_futex_wait_until(&b->seq, s, deadline);                \
         }                                                                      \
         clof_be_fetch_sub_u32(&b->waiters, 1, CLOF_MO_RLX);                    \
+    }                                                                          \
+    static inline void clof_park_##sfx(const T *p, T seen, uint64_t key)       \
+    {                                                                          \
+        clof_park_until_##sfx(p, seen, key, CLOF_DEADLINE_NONE);               \
+    }                                                                          \
+    /* one timed waiting step; false when the deadline has passed */           \
+    static inline bool clof_wait_change_until_##sfx(                          \
+        clof_wait_t *w, const T *p, T seen, uint64_t deadline)                 \
+    {                                                                          \
+        if (clof_deadline_passed(deadline))                                    \
+            return false;                                                      \
+        if (clof_wait_phase_(w) == 2) {                                        \
+            clof_park_until_##sfx(p, seen, CLOF_PARK_ANY_, deadline);          \
+            clof_wait_parked_(w);                                              \
+        }                                                                      \
+        return true;                                                           \
     }                                                                          \
     static inline void clof_wait_step_##sfx(clof_wait_t *w, const T *p,        \
                                             T seen, uint64_t key)              \

@@ -16,6 +16,11 @@
  *              in a row (the first takes it, at most 3 get it passed), local
  *              passing does happen, and no thread starves (all finish)
  *   try        tryacquire fails while held, succeeds when free; has_waiters
+ *   timed      (abortable locks) acquire_until times out while another
+ *              thread holds the lock and nothing is left held; succeeds once
+ *              it is free; then a stress run where every acquisition has a
+ *              short deadline: successes == critical sections (no lost or
+ *              phantom ownership) and the lock is free at the end
  *   swapped    (built with the release order swapped) a stress run that
  *              must be caught: it reports a broken invariant, a lost update
  *              or a hang (watchdog) and exits non-zero
@@ -24,6 +29,7 @@
 static __thread unsigned tl_taken; /* levels the last acquire had to take */
 #define CLOF_COMPOSE_ON_ACQUIRE(levels) (tl_taken = (levels))
 #include <clof/compose.h>
+#include <clof/numa/acohort.h>
 #include <clof/numa/cohort.h>
 #include <clof/numa/hmcs.h>
 
@@ -101,6 +107,8 @@ static void clof_cna_x_destroy(clof_cna_x_t *l)
     X(c_bo_mcs)         /* cohort locks: NUMA level + system */                \
     X(c_tkt_tkt)                                                               \
     X(c_ptl_tkt)                                                               \
+    X(a_c_bo_bo)        /* abortable cohort locks */                           \
+    X(a_c_bo_clh)                                                              \
     X(hmcs_all)         /* HMCS<depth of the machine> */                       \
     X(cna_x)            /* CNA on the NUMA level */
 
@@ -235,6 +243,97 @@ static void critical(uint32_t leaf)
 #define LOCK_FUNCS_X(N) LOCK_FUNCS(N)
 COMPOSITIONS(LOCK_FUNCS_X)
 
+/* ---- timed acquisition (abortable locks) ---- */
+#define ABORTABLE(X) X(a_c_bo_bo) X(a_c_bo_clh)
+static uint64_t g_timed_ok;   /* successful timed acquisitions */
+static uint64_t g_timeouts;   /* timed-out ones */
+static int g_holding;         /* the holder of phase 1 is inside */
+#define TIMED_FUNCS(N)                                                         \
+    static void *N##_timed_waiter(void *arg)                                   \
+    {                                                                          \
+        int id = (int)(intptr_t)arg;                                           \
+        clof_topo_set_vcpu((int32_t)vcpu_of(id, 0));                           \
+        /* phase 1: the lock is held for much longer than our patience */     \
+        uint64_t t0 = clof_now_ns();                                           \
+        if (clof_##N##_acquire_until(&N##_lock, &N##_ctx[id],                  \
+                                     t0 + 20000000u))                          \
+            fail("acquire_until succeeded while another thread held the lock"); \
+        if (clof_now_ns() < t0 + 20000000u)                                    \
+            fail("acquire_until gave up before its deadline");                 \
+        if (!__atomic_load_n(&g_holding, __ATOMIC_ACQUIRE))                    \
+            fail("holder left before the waiters timed out");                  \
+        return NULL;                                                           \
+    }                                                                          \
+    static void *N##_timed_stress(void *arg)                                   \
+    {                                                                          \
+        int id = (int)(intptr_t)arg;                                           \
+        uint64_t ok = 0, to = 0, seed = (uint64_t)id * 0x9e3779b97f4a7c15ull + 1; \
+        for (int i = 0; i < g_iters; i++) {                                    \
+            clof_topo_set_vcpu((int32_t)vcpu_of(id, i));                       \
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;     \
+            /* patience 0 (a try), or 1..255 us: many aborts at every stage */ \
+            uint64_t patience = (seed >> 33) % 4 == 0 ? 0                      \
+                                                      : ((seed >> 40) % 256) * 1000; \
+            uint64_t dl = patience ? clof_now_ns() + patience : 0;              \
+            if (!clof_##N##_acquire_until(&N##_lock, &N##_ctx[id], dl)) {      \
+                to++;                                                          \
+                continue;                                                      \
+            }                                                                  \
+            ok++;                                                              \
+            critical(0);                                                       \
+            clof_##N##_release(&N##_lock, &N##_ctx[id]);                       \
+        }                                                                      \
+        __atomic_fetch_add(&g_timed_ok, ok, __ATOMIC_RELAXED);                 \
+        __atomic_fetch_add(&g_timeouts, to, __ATOMIC_RELAXED);                 \
+        return NULL;                                                           \
+    }                                                                          \
+    static int N##_timed(void)                                                 \
+    {                                                                          \
+        if (clof_##N##_init_topo(&N##_lock, &g_topo, NULL) != 0)               \
+            fail("init_topo");                                                 \
+        pthread_t th[MAXT];                                                    \
+        int w = g_threads - 1;                                                 \
+        clof_topo_set_vcpu((int32_t)vcpu_of(0, 0));                            \
+        clof_##N##_acquire(&N##_lock, &N##_ctx[0]);                            \
+        __atomic_store_n(&g_holding, 1, __ATOMIC_RELEASE);                     \
+        for (intptr_t i = 1; i <= w; i++)                                      \
+            pthread_create(&th[i], NULL, N##_timed_waiter, (void *)i);         \
+        for (int i = 1; i <= w; i++)                                           \
+            pthread_join(th[i], NULL);                                         \
+        __atomic_store_n(&g_holding, 0, __ATOMIC_RELEASE);                     \
+        clof_##N##_release(&N##_lock, &N##_ctx[0]);                            \
+        /* free: a timed acquisition succeeds at once, from every thread */    \
+        for (int i = 0; i < g_threads; i++) {                                  \
+            clof_topo_set_vcpu((int32_t)vcpu_of(i, 0));                        \
+            if (!clof_##N##_acquire_until(&N##_lock, &N##_ctx[i],              \
+                                          clof_now_ns() + 1000000000u))        \
+                fail("acquire_until timed out on a free lock");                \
+            clof_##N##_release(&N##_lock, &N##_ctx[i]);                        \
+        }                                                                      \
+        /* phase 2: stress with short deadlines */                             \
+        for (intptr_t i = 0; i < g_threads; i++)                               \
+            pthread_create(&th[i], NULL, N##_timed_stress, (void *)i);         \
+        for (int i = 0; i < g_threads; i++)                                    \
+            pthread_join(th[i], NULL);                                         \
+        for (int k = 0; k < LINES; k++)                                        \
+            if (g_data[k].v != g_timed_ok)                                     \
+                fail("critical sections != successful timed acquisitions");    \
+        printf("timed stress: %llu acquired, %llu timed out\n",                \
+               (unsigned long long)g_timed_ok, (unsigned long long)g_timeouts); \
+        if (g_timed_ok == 0)                                                   \
+            fail("no timed acquisition succeeded");                            \
+        /* consistent at the end: free, and a plain acquire works */           \
+        clof_topo_set_vcpu((int32_t)vcpu_of(0, 0));                            \
+        if (!clof_##N##_tryacquire(&N##_lock, &N##_ctx[0]))                    \
+            fail("lock not free after the stress run");                        \
+        clof_##N##_release(&N##_lock, &N##_ctx[0]);                            \
+        clof_##N##_acquire(&N##_lock, &N##_ctx[0]);                            \
+        clof_##N##_release(&N##_lock, &N##_ctx[0]);                            \
+        clof_##N##_destroy(&N##_lock);                                         \
+        return 0;                                                              \
+    }
+ABORTABLE(TIMED_FUNCS)
+
 int main(int argc, char **argv)
 {
     if (argc < 5) {
@@ -275,12 +374,19 @@ int main(int argc, char **argv)
 #define RUN(N)                                                                 \
     if (!strcmp(g_lock, #N))                                                   \
         rc = N##_run();
-    COMPOSITIONS(RUN)
+#define RUN_TIMED(N)                                                           \
+    if (!strcmp(g_lock, #N))                                                   \
+        rc = N##_timed();
+    if (!strcmp(g_test, "timed")) {
+        ABORTABLE(RUN_TIMED)
+    } else {
+        COMPOSITIONS(RUN)
+    }
     if (rc < 0) {
         fprintf(stderr, "unknown lock %s\n", g_lock);
         return 2;
     }
-    if (strcmp(g_test, "try")) {
+    if (strcmp(g_test, "try") && strcmp(g_test, "timed")) {
         uint64_t want = (uint64_t)g_threads * (uint64_t)g_iters;
         for (int k = 0; k < LINES; k++)
             if (g_data[k].v != want)

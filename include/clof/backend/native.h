@@ -27,6 +27,12 @@
  * users get this (compatible) declaration instead. */
 extern long syscall(long number, ...);
 #endif
+#include <time.h>
+#if !defined(CLOCK_MONOTONIC)
+/* strict C11 hides the POSIX clocks; the Linux ABI values */
+#define CLOCK_MONOTONIC 1
+extern int clock_gettime(int clock_id, struct timespec *tp);
+#endif
 #endif
 
 #define CLOF_BACKEND_NAME "native"
@@ -126,6 +132,34 @@ static inline void clof_be_futex_wait(uint32_t *addr, uint32_t val)
 #else
     (void)addr;
     (void)val;
+    clof_be_yield();
+#endif
+}
+
+/* Deadlines (timed acquisition, wait.h): a monotonic clock in ns, and a
+ * futex sleep that also ends at an absolute CLOCK_MONOTONIC deadline. */
+#define CLOF_BE_HAS_CLOCK 1
+static inline uint64_t clof_be_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline void clof_be_futex_wait_until(uint32_t *addr, uint32_t val,
+                                            uint64_t deadline_ns)
+{
+#if defined(__linux__)
+    struct timespec ts;
+    ts.tv_sec = (time_t)(deadline_ns / 1000000000u);
+    ts.tv_nsec = (long)(deadline_ns % 1000000000u);
+    /* FUTEX_WAIT_BITSET takes an absolute timeout on CLOCK_MONOTONIC */
+    syscall(SYS_futex, addr, FUTEX_WAIT_BITSET_PRIVATE, val, &ts, NULL,
+            FUTEX_BITSET_MATCH_ANY);
+#else
+    (void)addr;
+    (void)val;
+    (void)deadline_ns;
     clof_be_yield();
 #endif
 }

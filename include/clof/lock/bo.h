@@ -51,6 +51,17 @@ CLOF_INLINE void clof_bo_acquire(clof_bo_t *l, clof_bo_ctx_t *c)
     clof_ttas_slowpath_(l, CLOF_BO_MIN, CLOF_BO_MAX);
 }
 
+/* Timed acquisition: false when the deadline (wait.h clock) passes first.
+ * Used as the global lock of the abortable cohort locks (numa/acohort.h). */
+CLOF_INLINE bool clof_bo_acquire_until(clof_bo_t *l, clof_bo_ctx_t *c,
+                                       uint64_t deadline)
+{
+    (void)c;
+    if (CLOF_LIKELY(clof_atomic32_xchg_acq(&l->state, 1) == 0))
+        return true;
+    return clof_ttas_slowpath_until_(l, CLOF_BO_MIN, CLOF_BO_MAX, deadline);
+}
+
 CLOF_INLINE bool clof_bo_tryacquire(clof_bo_t *l, clof_bo_ctx_t *c)
 {
     return clof_ttas_tryacquire(l, c);

@@ -43,20 +43,41 @@ static inline void clof_ttas_init(clof_ttas_t *l)
 
 /* The contended path, shared with BO: poll until free, exchange, and after a
  * lost exchange back off for `delay` pause steps, doubling up to `max`
- * (delay 0: plain TTAS). */
-CLOF_SLOW void clof_ttas_slowpath_(clof_ttas_t *l, uint32_t delay,
-                                       uint32_t max)
+ * (delay 0: plain TTAS).  With a deadline (wait.h; CLOF_DEADLINE_NONE for
+ * none) it gives up when the deadline passes and returns false: a TTAS/BO
+ * waiter holds nothing, so leaving is just not exchanging again (the
+ * cohort paper's "trivially abortable" BO lock, §3.4). */
+CLOF_SLOW bool clof_ttas_slowpath_until_(clof_ttas_t *l, uint32_t delay,
+                                         uint32_t max, uint64_t deadline)
 {
+    bool ok = true;
+    clof_wait_t w = CLOF_WAIT_INIT;
     clof_atomic32_inc(&l->waiters);
     for (;;) {
-        clof_atomic32_await_eq_rlx(&l->state, 0);
+        if (deadline == CLOF_DEADLINE_NONE) {
+            clof_atomic32_await_eq_rlx(&l->state, 0);
+        } else {
+            uint32_t x;
+            while ((x = clof_atomic32_read_rlx(&l->state)) != 0)
+                if (!clof_atomic32_wait_until(&w, &l->state, x, deadline)) {
+                    ok = false;
+                    goto out;
+                }
+        }
         if (clof_atomic32_xchg_acq(&l->state, 1) == 0)
             break;
         clof_wait_delay(delay);
         if (delay < max)
             delay *= 2;
     }
+out:
     clof_atomic32_dec_rlx(&l->waiters);
+    return ok;
+}
+static inline void clof_ttas_slowpath_(clof_ttas_t *l, uint32_t delay,
+                                       uint32_t max)
+{
+    (void)clof_ttas_slowpath_until_(l, delay, max, CLOF_DEADLINE_NONE);
 }
 
 CLOF_INLINE void clof_ttas_acquire(clof_ttas_t *l, clof_ttas_ctx_t *c)

@@ -82,12 +82,6 @@ static inline uint32_t clof_cna_numa_(void)
     return clof_topo_cohort(t, clof_current_cpu(), l < 0 ? 0 : (uint32_t)l);
 }
 
-static inline uint64_t clof_cna_now_(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 CLOF_SLOW void clof_cna_enqueue_(clof_cna_ctx_t *pred, clof_cna_ctx_t *c)
 {
@@ -147,7 +141,7 @@ CLOF_SLOW void clof_cna_release_slow_(clof_cna_t *l, clof_cna_ctx_t *c,
     /* flush the secondary queue in front of the main one? */
     if (sec != CLOF_CNA_GO_ &&
         (c->local >= CLOF_CNA_COUNT ||
-         clof_cna_now_() - sec->sec_since >= CLOF_CNA_TIME_NS)) {
+         clof_now_ns() - sec->sec_since >= CLOF_CNA_TIME_NS)) {
         clof_atomicptr_write_rlx(&sec->sec_tail->next, next);
         clof_cna_pass_(sec, CLOF_CNA_GO_, 0);
         return;
@@ -177,7 +171,7 @@ CLOF_SLOW void clof_cna_release_slow_(clof_cna_t *l, clof_cna_ctx_t *c,
         clof_atomicptr_write_rlx(&last->next, (clof_cna_ctx_t *)NULL);
         if (sec == CLOF_CNA_GO_) {
             sec = next;
-            sec->sec_since = clof_cna_now_();
+            sec->sec_since = clof_now_ns();
         } else {
             clof_atomicptr_write_rlx(&sec->sec_tail->next, next);
         }
