@@ -17,7 +17,9 @@
  * threshold of the hierarchy (default 128).  Zero bytes are a valid lock
  * (the tree is built at first use).  On a hierarchy without a NUMA level the
  * lowest level is used instead (see compose.h).
- * The abortable cohort locks (A-C-BO-BO, A-C-BO-CLH) are not provided yet.
+ * The abortable cohort locks (A-C-BO-BO, A-C-BO-CLH) are in numa/acohort.h:
+ * their local locks need a stronger cohort detection, so they are written
+ * there, over the same generator front end and BO global lock.
  *
  * Memory orders: those of the basic locks (bo.h, mcs.h, ticket.h, ptl.h) and
  * of the generator (compose.h).
