@@ -5,6 +5,7 @@
 #ifndef CLOF_BENCH_UTIL_H
 #define CLOF_BENCH_UTIL_H
 
+#include <clof/topology.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,21 +59,8 @@ static inline void bench_ticks_calibrate(double ms)
 #endif
 }
 
-/* A JSON string literal (quotes included). */
-static inline void bench_json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
+/* A JSON string literal (quotes included): libclof's. */
+#define bench_json_str clof_json_str
 
 /* A JSON number, or null for NaN / infinity. */
 static inline void bench_json_num(FILE *f, double v)

@@ -639,7 +639,7 @@ int clof_topology_write(const clof_topology_t *t, FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
-static void json_str(FILE *f, const char *s)
+void clof_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -665,15 +665,15 @@ int clof_topology_write_json(const clof_topology_t *t, FILE *f)
         return -1;
     }
     fprintf(f, "{\"source\": ");
-    json_str(f, clof_topo_source_name(t->source));
+    clof_json_str(f, clof_topo_source_name(t->source));
     fprintf(f, ", \"origin\": ");
-    json_str(f, t->origin);
+    clof_json_str(f, t->origin);
     fprintf(f, ", \"name\": ");
-    json_str(f, t->name);
+    clof_json_str(f, t->name);
     fprintf(f, ", \"emulated\": %s, \"ncpus\": %u, \"npresent\": %u, \"cpus\": ",
             t->emulated ? "true" : "false", t->ncpus, t->npresent);
     clof_topo_cpulist_format(buf, LISTBUF, t->present, t->ncpus);
-    json_str(f, buf);
+    clof_json_str(f, buf);
     fprintf(f, ",\n \"levels\": [");
     for (uint32_t l = 0; l < t->nlevels; l++) {
         const clof_topo_level_t *L = &t->level[l];
@@ -681,7 +681,7 @@ int clof_topology_write_json(const clof_topology_t *t, FILE *f)
                 l ? "," : "", clof_topo_level_name(L->kind), L->ncohorts, L->threshold);
         for (uint32_t c = 0; c < L->ncohorts; c++) {
             fprintf(f, "%s", c ? ", " : "");
-            json_str(f, cohort_list(t, l, c, set, buf, LISTBUF));
+            clof_json_str(f, cohort_list(t, l, c, set, buf, LISTBUF));
         }
         fprintf(f, "], \"parent\": [");
         for (uint32_t c = 0; c < L->ncohorts; c++)
@@ -695,13 +695,13 @@ int clof_topology_write_json(const clof_topology_t *t, FILE *f)
         clof_topo_cpulist_format(buf, LISTBUF, set, t->ncpus);
         fprintf(f, "%s\"%s\": ", ty ? ", " : "",
                 clof_topo_core_type_name((clof_core_type_t)ty));
-        json_str(f, buf);
+        clof_json_str(f, buf);
     }
     fprintf(f, "},\n \"capacity\": [");
     for (uint32_t c = 0; c < t->ncpus; c++)
         fprintf(f, "%s%u", c ? ", " : "", t->capacity[c]);
     fprintf(f, "],\n \"warning\": ");
-    json_str(f, t->warning);
+    clof_json_str(f, t->warning);
     fprintf(f, "}\n");
     free(set);
     free(buf);

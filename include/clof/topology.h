@@ -187,6 +187,9 @@ int clof_topology_select(clof_topology_t *t, unsigned mask);
 int clof_topology_write(const clof_topology_t *t, FILE *f);
 /* One JSON object (see docs/topology.md). */
 int clof_topology_write_json(const clof_topology_t *t, FILE *f);
+/* A JSON string literal of s (quotes included), escaped; used by every
+ * program of clof that prints JSON. */
+void clof_json_str(FILE *f, const char *s);
 
 /* ---- names and cpu lists ------------------------------------------------ */
 
