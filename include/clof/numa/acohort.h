@@ -215,7 +215,11 @@ CLOF_INLINE void clof_a_c_bo_bo_rel0(clof_a_c_bo_bo_l0_t *n,
         return;
     }
     clof_bo_release(&n->high->lock, &hc);
-    clof_atomic32_write_wake(&n->state, CLOF_ACBB_FREE);
+    /* a waiter that may park counted itself in `waiting` (seq_cst) before
+     * reading the word: wake only if the seq_cst re-read shows one */
+    clof_atomic32_write_wakeable(&n->state, CLOF_ACBB_FREE);
+    if (CLOF_WAIT_CAN_PARK && clof_atomic32_read(&n->waiting) != 0)
+        clof_atomic32_wake(&n->state, CLOF_ACBB_FREE);
 }
 CLOF_INLINE bool clof_a_c_bo_bo_hw0(clof_a_c_bo_bo_l0_t *n,
                                     clof_a_c_bo_bo_c0_t *c)
