@@ -13,6 +13,14 @@
  *
  * The measured loop has no indirect call: one thread function per lock is
  * generated from BENCH_LOCKS (bench_locks.h) and chosen once at start-up.
+ *
+ * The simulated build (CLOF_BENCH_SIM; the program clof-bench-sim, see
+ * bench/sim.cmake and docs/simulation.md) compiles this same file and the
+ * same locks against the `sim` backend of the atomics shim: the threads are
+ * simulated cpus of a machine profile running in virtual time, the clock of
+ * the loop (latency, duration, non-critical work) is virtual time, and the
+ * critical section's lines are charged by the coherence model.  clof-bench
+ * --simulate PROFILE runs it (exec of the sibling clof-bench-sim).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,6 +39,9 @@
 
 #include "bench_locks.h"
 #include "bench_util.h"
+#ifdef CLOF_BENCH_SIM
+#include "sim.h"
+#endif
 
 #define BENCH_MAX_THREADS 4096
 #define BENCH_MAX_LINES 4096
@@ -60,6 +71,9 @@ typedef struct {
     const char *emulate;  /* --emulate SHAPE */
     const char *topology; /* --topology FILE */
     int placement;        /* clof_vcpu_assign_t for emulated threads */
+    const char *simulate; /* --simulate PROFILE */
+    const char *levels;   /* --levels KIND,...: the locks' hierarchy */
+    uint64_t sim_ops;     /* --sim-ops N: stop a simulated run after N */
 } params_t;
 
 /* ---- shared state ---------------------------------------------------------- */
@@ -131,6 +145,13 @@ BENCH_INLINE int bench_os_cpu(void)
     return sched_getcpu();
 }
 
+/* The clock of the loop: the TSC natively, virtual ns when simulated. */
+#ifdef CLOF_BENCH_SIM
+#define bench_lat_now() ((uint64_t)sim_now_ns())
+#else
+#define bench_lat_now() bench_ticks()
+#endif
+
 BENCH_INLINE int bench_cpu(const thread_t *t)
 {
     if (t->cpu_mode == CPU_VIRTUAL)
@@ -153,6 +174,10 @@ BENCH_INLINE uint64_t bench_rand(uint64_t *s)
  * compiler cannot remove. */
 BENCH_INLINE void bench_spin(uint32_t n)
 {
+#ifdef CLOF_BENCH_SIM
+    sim_work_ns((double)n); /* simulated: one iteration is one ns */
+    return;
+#endif
     uint64_t x = n;
     for (uint32_t i = 0; i < n; i++) {
         x = x * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -175,6 +200,11 @@ BENCH_INLINE void bench_noncs(thread_t *t)
 BENCH_INLINE uint64_t bench_cs(shared_t *sh, uint64_t me)
 {
     cs_line_t *ln = sh->lines;
+#ifdef CLOF_BENCH_SIM
+    /* each line is read, then written: one exclusive fetch per line */
+    for (int k = 0; k < sh->cs_lines; k++)
+        sim_access(&ln[k], SIM_WRITE);
+#endif
     uint64_t prev = ln[0].v[1];
     ln[0].v[1] = me;
     ln[0].v[0]++;
@@ -230,10 +260,51 @@ static void bench_thread_start(thread_t *t)
     shared_t *sh = t->sh;
     if (t->cpu_mode == CPU_VIRTUAL)
         clof_topo_set_vcpu(t->fixed_cpu);
+#ifdef CLOF_BENCH_SIM
+    return; /* simulated threads all start at virtual time 0 */
+#endif
     __atomic_fetch_add(&sh->barrier.ready, 1, __ATOMIC_SEQ_CST);
     while (!__atomic_load_n(&sh->barrier.go, __ATOMIC_ACQUIRE))
         sched_yield();
 }
+
+#ifdef CLOF_BENCH_SIM
+/* The stop of a simulated run: after sim_ops acquisitions or at the virtual
+ * duration, whichever comes first; the counts, the virtual time and the
+ * simulator's statistics are taken at that instant. */
+static struct {
+    thread_t *th;
+    int T;
+    int lock;
+    uint64_t done, target;
+    double end_ns;
+    bool stopped;
+    double stop_ns;
+    uint64_t *per_thread;
+    uint32_t *cpus; /* the cpu of each thread */
+    sim_stats_t st;
+    double wall_s;
+} bsim;
+
+static void bench_sim_op_done(shared_t *sh)
+{
+    if (bsim.stopped)
+        return;
+    bsim.done++;
+    double now = sim_now_ns();
+    if (bsim.done >= bsim.target || now >= bsim.end_ns) {
+        bsim.stopped = true;
+        bsim.stop_ns = now;
+        for (int i = 0; i < bsim.T; i++)
+            bsim.per_thread[i] = bsim.th[i].count;
+        sim_stats_get(&bsim.st);
+        __atomic_store_n(&sh->stop.v, 1, __ATOMIC_RELAXED);
+    }
+}
+#define BENCH_SIM_OP_DONE_(sh) bench_sim_op_done(sh)
+#else
+#define BENCH_SIM_OP_DONE_(sh) ((void)0)
+#endif
 
 /* One loop per lock.  `me` is recomputed from the cpu each iteration (the
  * thread may migrate unless pinned). */
@@ -252,9 +323,9 @@ static void bench_thread_start(thread_t *t)
             uint64_t prev;                                                     \
             uint32_t cpu;                                                      \
             if (CLOF_UNLIKELY((n & t->sample_mask) == t->sample_mask)) {       \
-                uint64_t t0 = bench_ticks();                                   \
+                uint64_t t0 = bench_lat_now();                                 \
                 bl_##lk##_acquire(l, c);                                       \
-                uint64_t t1 = bench_ticks();                                   \
+                uint64_t t1 = bench_lat_now();                                 \
                 cpu = (uint32_t)bench_cpu(t);                                  \
                 prev = bench_cs(sh, tag | cpu);                                \
                 if (sh->nlev)                                                  \
@@ -272,6 +343,7 @@ static void bench_thread_start(thread_t *t)
             bench_handover(t, prev, cpu);                                      \
             n++;                                                               \
             __atomic_store_n(&t->count, n, __ATOMIC_RELAXED);                  \
+            BENCH_SIM_OP_DONE_(sh);                                            \
             bench_noncs(t);                                                    \
         }                                                                      \
         return NULL;                                                           \
@@ -304,7 +376,7 @@ static void __attribute__((noinline)) bench_spin_outlined(uint32_t n)
     bench_spin(n);
 }
 
-static void bench_calibrate(void)
+static __attribute__((unused)) void bench_calibrate(void)
 {
     const uint32_t n = 200000;
     double best = 1e30;
@@ -409,7 +481,83 @@ static void sleep_s(double s)
         ;
 }
 
-static int bench_run(const params_t *p, int run, result_t *r)
+/* After a run: check mutual exclusion, then the figures (r->per_thread and
+ * r->duration_s are set: the counts and the time at the stop instant). */
+static int bench_collect(const params_t *p, shared_t *sh, thread_t *th,
+                         uint32_t ncpu_ids, result_t *r)
+{
+    int T = p->threads;
+    /* Mutual exclusion: every line was incremented once per iteration. */
+    uint64_t sum = 0;
+    for (int i = 0; i < T; i++)
+        sum += th[i].count;
+    for (int k = 0; k < p->cs_lines; k++) {
+        if (sh->lines[k].v[0] != sum) {
+            fprintf(stderr,
+                    "clof-bench: %s: MUTUAL EXCLUSION VIOLATED: line %d "
+                    "counted %llu critical sections, threads counted %llu\n",
+                    bench_lock_names[p->lock], k,
+                    (unsigned long long)sh->lines[k].v[0],
+                    (unsigned long long)sum);
+            return 1;
+        }
+    }
+
+    /* Results over the measured interval (counts at the stop instant). */
+    r->total = 0;
+    for (int i = 0; i < T; i++)
+        r->total += r->per_thread[i];
+    r->ops_per_s = (double)r->total / r->duration_s;
+    double mean = (double)r->total / T, var = 0;
+    for (int i = 0; i < T; i++) {
+        double d = (double)r->per_thread[i] - mean;
+        var += d * d;
+    }
+    var /= T;
+    r->rstd = mean > 0 ? sqrt(var) / mean : NAN;
+
+    size_t ns = 0;
+    for (int i = 0; i < T; i++)
+        ns += th[i].nsamples;
+    wsample_t *ws = malloc(sizeof *ws * (ns ? ns : 1));
+    size_t j = 0;
+    uint64_t wtotal = 0;
+    for (int i = 0; i < T; i++)
+        for (uint32_t k = 0; k < th[i].nsamples; k++) {
+            ws[j].lat = (uint64_t)llround((double)th[i].samples[k] /
+                                          bench_ticks_per_ns);
+            ws[j].weight = th[i].sample_mask + 1;
+            wtotal += ws[j].weight;
+            j++;
+        }
+    qsort(ws, ns, sizeof *ws, wsample_cmp);
+    r->p50 = wquantile(ws, ns, wtotal, 0.50);
+    r->p99 = wquantile(ws, ns, wtotal, 0.99);
+    r->nsamples = ns;
+    free(ws);
+
+    r->handovers = r->same_cpu = r->cpu_unknown = 0;
+    r->ncpu_ids = ncpu_ids;
+    r->pairs = ncpu_ids ? calloc((size_t)ncpu_ids * ncpu_ids, 8) : NULL;
+    for (int i = 0; i < T; i++) {
+        r->handovers += th[i].handovers;
+        r->same_cpu += th[i].handover_same_cpu;
+        r->cpu_unknown += th[i].cpu_unknown;
+        if (r->pairs)
+            for (size_t k = 0; k < (size_t)ncpu_ids * ncpu_ids; k++)
+                r->pairs[k] += th[i].pairs[k];
+        free(th[i].samples);
+        free(th[i].pairs);
+    }
+    memcpy(r->streak_max, sh->streak_max, sizeof r->streak_max);
+    free(th);
+    free(sh->lines);
+    free(sh);
+    return 0;
+}
+
+static __attribute__((unused)) int bench_run(const params_t *p, int run,
+                                           result_t *r)
 {
     int T = p->threads;
     shared_t *sh = xaligned(128, sizeof *sh);
@@ -510,75 +658,87 @@ static int bench_run(const params_t *p, int run, result_t *r)
         }
     }
 
-    /* Mutual exclusion: every line was incremented once per iteration. */
-    uint64_t sum = 0;
-    for (int i = 0; i < T; i++)
-        sum += th[i].count;
-    for (int k = 0; k < p->cs_lines; k++) {
-        if (sh->lines[k].v[0] != sum) {
-            fprintf(stderr,
-                    "clof-bench: %s: MUTUAL EXCLUSION VIOLATED: line %d "
-                    "counted %llu critical sections, threads counted %llu\n",
-                    bench_lock_names[p->lock], k,
-                    (unsigned long long)sh->lines[k].v[0],
-                    (unsigned long long)sum);
-            return 1;
-        }
-    }
-
-    /* Results over the measured interval (counts at the stop instant). */
     r->duration_s = (double)(t1 - t0) / 1e9;
-    r->total = 0;
-    for (int i = 0; i < T; i++)
-        r->total += r->per_thread[i];
-    r->ops_per_s = (double)r->total / r->duration_s;
-    double mean = (double)r->total / T, var = 0;
-    for (int i = 0; i < T; i++) {
-        double d = (double)r->per_thread[i] - mean;
-        var += d * d;
-    }
-    var /= T;
-    r->rstd = mean > 0 ? sqrt(var) / mean : NAN;
-
-    size_t ns = 0;
-    for (int i = 0; i < T; i++)
-        ns += th[i].nsamples;
-    wsample_t *ws = malloc(sizeof *ws * (ns ? ns : 1));
-    size_t j = 0;
-    uint64_t wtotal = 0;
-    for (int i = 0; i < T; i++)
-        for (uint32_t k = 0; k < th[i].nsamples; k++) {
-            ws[j].lat = (uint64_t)llround((double)th[i].samples[k] /
-                                          bench_ticks_per_ns);
-            ws[j].weight = th[i].sample_mask + 1;
-            wtotal += ws[j].weight;
-            j++;
-        }
-    qsort(ws, ns, sizeof *ws, wsample_cmp);
-    r->p50 = wquantile(ws, ns, wtotal, 0.50);
-    r->p99 = wquantile(ws, ns, wtotal, 0.99);
-    r->nsamples = ns;
-    free(ws);
-
-    r->handovers = r->same_cpu = r->cpu_unknown = 0;
-    r->ncpu_ids = ncpu_ids;
-    r->pairs = ncpu_ids ? calloc((size_t)ncpu_ids * ncpu_ids, 8) : NULL;
-    for (int i = 0; i < T; i++) {
-        r->handovers += th[i].handovers;
-        r->same_cpu += th[i].handover_same_cpu;
-        r->cpu_unknown += th[i].cpu_unknown;
-        if (r->pairs)
-            for (size_t k = 0; k < (size_t)ncpu_ids * ncpu_ids; k++)
-                r->pairs[k] += th[i].pairs[k];
-        free(th[i].samples);
-        free(th[i].pairs);
-    }
-    memcpy(r->streak_max, sh->streak_max, sizeof r->streak_max);
-    free(th);
-    free(sh->lines);
-    free(sh);
-    return 0;
+    return bench_collect(p, sh, th, ncpu_ids, r);
 }
+
+#ifdef CLOF_BENCH_SIM
+static sim_profile_t bench_prof;
+
+static void bench_sim_entry(void *arg)
+{
+    (void)bench_threads[bsim.lock](arg);
+}
+
+/* One simulated run: the threads are fibers on the profile's cpus (by the
+ * placement), all time is virtual. */
+static int bench_run_sim(const params_t *p, int run, result_t *r)
+{
+    int T = p->threads;
+    shared_t *sh = xaligned(128, sizeof *sh);
+    sh->cs_lines = p->cs_lines;
+    sh->lines = xaligned(128, sizeof(cs_line_t) * (size_t)p->cs_lines);
+    sh->lines[0].v[1] = BENCH_NO_OWNER;
+    const clof_topology_t *topo = clof_topology();
+    sh->topo = topo;
+    sh->nlev = topo->nlevels > 1 ? topo->nlevels : 0;
+    bench_inits[p->lock](sh);
+
+    thread_t *th = xaligned(128, sizeof *th * (size_t)T);
+    uint32_t ncpu_ids = topo->ncpus <= BENCH_PAIR_MAX_CPUS ? topo->ncpus : 0;
+    uint32_t *cpus = calloc((size_t)T, sizeof *cpus);
+    void **args = calloc((size_t)T, sizeof *args);
+    double iters = p->non_cs_ns; /* bench_spin: one iteration = one ns */
+    for (int i = 0; i < T; i++) {
+        thread_t *t = &th[i];
+        t->sh = sh;
+        t->id = i;
+        t->cpu_mode = CPU_VIRTUAL;
+        t->fixed_cpu = (int)clof_topo_assign_vcpu(
+            &bench_prof.topo, (clof_vcpu_assign_t)p->placement, (uint32_t)i);
+        t->rng = p->seed * 0x9E3779B97F4A7C15ULL +
+                 (uint64_t)i * 0xBF58476D1CE4E5B9ULL +
+                 (uint64_t)run * 0x94D049BB133111EBULL + 1;
+        if (t->rng == 0)
+            t->rng = 1;
+        if (p->non_cs_fixed || iters < 0.5) {
+            t->noncs_range = 0;
+            t->noncs_fixed = (uint32_t)llround(iters);
+        } else {
+            t->noncs_range = (uint32_t)llround(2.0 * iters) + 1;
+        }
+        t->sample_mask = p->sample_every - 1;
+        t->samples = xaligned(64, sizeof(uint64_t) * BENCH_SAMPLE_CAP);
+        t->ncpu_ids = ncpu_ids;
+        if (ncpu_ids)
+            t->pairs = xaligned(64, sizeof(uint64_t) * ncpu_ids * ncpu_ids);
+        cpus[i] = (uint32_t)t->fixed_cpu;
+        args[i] = t;
+    }
+    free(bsim.cpus);
+    memset(&bsim, 0, sizeof bsim);
+    bsim.cpus = cpus;
+    bsim.th = th;
+    bsim.T = T;
+    bsim.lock = p->lock;
+    bsim.target = p->sim_ops;
+    bsim.end_ns = p->duration_s * 1e9;
+    bsim.per_thread = calloc((size_t)T, sizeof(uint64_t));
+    char err[512];
+    uint64_t w0 = bench_now_ns();
+    int rc = sim_run(&bench_prof, T, cpus, bench_sim_entry, args,
+                     p->seed * 1000003u + (uint64_t)run, err, sizeof err);
+    bsim.wall_s = (double)(bench_now_ns() - w0) / 1e9;
+    free(args);
+    if (rc != 0) {
+        fprintf(stderr, "clof-bench: %s: %s\n", bench_lock_names[p->lock], err);
+        return 1;
+    }
+    r->per_thread = bsim.per_thread;
+    r->duration_s = bsim.stop_ns / 1e9;
+    return bench_collect(p, sh, th, ncpu_ids, r);
+}
+#endif
 
 /* Fraction of the handovers whose two owners share a cohort of level l. */
 static double bench_local_fraction(const result_t *r, uint32_t l)
@@ -633,8 +793,79 @@ static void print_human(const params_t *p, const result_t *r)
                    bench_local_fraction(r, l),
                    (unsigned long long)r->streak_max[l]);
     }
+#ifdef CLOF_BENCH_SIM
+    {
+        static const char *const kinds[SIM_NKINDS] = {"core", "cache", "numa",
+                                                      "package", "system"};
+        double ops = r->total ? (double)r->total : 1.0;
+        printf("  [simulated %s, %.0f us virtual, %.2f s wall; line "
+               "transfers/CS:",
+               bench_prof.name, bsim.stop_ns / 1e3, bsim.wall_s);
+        for (uint32_t l = 0; l < bench_prof.topo.nlevels; l++) {
+            int k = (int)bench_prof.topo.level[l].kind;
+            printf(" %s %.2f", kinds[k], (double)bsim.st.transfers[k] / ops);
+        }
+        printf("]");
+    }
+#endif
     putchar('\n');
 }
+
+#ifdef CLOF_BENCH_SIM
+/* The simulation's own figures: line transfers (and invalidations) per
+ * critical section by the closest common level of the two cpus, from the
+ * coherence model (sim.h). */
+static void print_sim_json(FILE *f, const params_t *p, const result_t *r)
+{
+    static const char *const kinds[SIM_NKINDS] = {"core", "cache", "numa",
+                                                  "package", "system"};
+    double ops = r->total ? (double)r->total : 1.0;
+    fputs(",\"sim\":{\"profile\":", f);
+    bench_json_str(f, bench_prof.name);
+    fputs(",\"profile_path\":", f);
+    bench_json_str(f, bench_prof.path);
+    fputs(",\"description\":", f);
+    bench_json_str(f, bench_prof.description);
+    fputs(",\"cost_source\":", f);
+    bench_json_str(f, bench_prof.source);
+    fputs(",\"placement\":", f);
+    bench_json_str(f, p->placement == CLOF_VCPU_SPREAD   ? "spread"
+                      : p->placement == CLOF_VCPU_LINEAR ? "linear"
+                                                         : "packed");
+    fputs(",\"cpus\":[", f);
+    for (int i = 0; i < p->threads; i++)
+        fprintf(f, "%s%u", i ? "," : "", bsim.cpus[i]);
+    fputs("]", f);
+    fputs(",\"transfers_per_cs\":{", f);
+    bool first = true;
+    for (uint32_t l = 0; l < bench_prof.topo.nlevels; l++) {
+        int k = (int)bench_prof.topo.level[l].kind;
+        fprintf(f, "%s\"%s\":", first ? "" : ",", kinds[k]);
+        bench_json_num(f, (double)bsim.st.transfers[k] / ops);
+        first = false;
+    }
+    fputs("},\"invalidations_per_cs\":{", f);
+    first = true;
+    for (uint32_t l = 0; l < bench_prof.topo.nlevels; l++) {
+        int k = (int)bench_prof.topo.level[l].kind;
+        fprintf(f, "%s\"%s\":", first ? "" : ",", kinds[k]);
+        bench_json_num(f, (double)bsim.st.invalidations[k] / ops);
+        first = false;
+    }
+    fputs("},\"memory_fills_per_cs\":", f);
+    bench_json_num(f, (double)bsim.st.memory_fills / ops);
+    fputs(",\"virtual_s\":", f);
+    bench_json_num(f, bsim.stop_ns / 1e9);
+    fprintf(f, ",\"ops_target\":%llu,\"accesses\":%llu,\"switches\":%llu,"
+               "\"wakeups\":%llu,\"wall_s\":",
+            (unsigned long long)bsim.target,
+            (unsigned long long)bsim.st.accesses,
+            (unsigned long long)bsim.st.switches,
+            (unsigned long long)bsim.st.wakeups);
+    bench_json_num(f, bsim.wall_s);
+    fputs("}", f);
+}
+#endif
 
 static void print_json(const params_t *p, int run, const result_t *r)
 {
@@ -691,8 +922,14 @@ static void print_json(const params_t *p, int run, const result_t *r)
         bench_json_str(f, clof_topo_level_name(clof_topo_level_kind(t, l)));
     }
     fprintf(f, "],\"cpus\":%u}", t->npresent);
+#ifdef CLOF_BENCH_SIM
+    fputs(",\"simulated\":true,\"machine\":", f);
+    bench_machine_json(f, &machine);
+    print_sim_json(f, p, r);
+#else
     fputs(",\"simulated\":false,\"machine\":", f);
     bench_machine_json(f, &machine);
+#endif
     fprintf(f, ",\"params\":{\"cs_lines\":%d,\"non_cs_ns\":", p->cs_lines);
     bench_json_num(f, p->non_cs_ns);
     fprintf(f, ",\"non_cs_dist\":\"%s\",\"pin\":%s,\"wait_policy\":",
@@ -731,7 +968,8 @@ static void usage(FILE *f)
         "                  [--seed S] [--repeat R] [--sample-every N]\n"
         "                  [--label TEXT] [--json]\n"
         "                  [--emulate SHAPE | --topology FILE | --simulate PROFILE]\n"
-        "                  [--placement packed|spread|linear]\n"
+        "                  [--placement packed|spread|linear] [--levels K,..]\n"
+        "                  [--sim-ops N]\n"
         "\n"
         "  --list            print every lock name, one per line\n"
         "  --lock NAME       the lock (see --list)\n"
@@ -758,7 +996,17 @@ static void usage(FILE *f)
         "  --topology FILE   use this hierarchy file for the real cpus\n"
         "  --placement P     virtual cpus of emulated threads: packed\n"
         "                    (default), spread or linear\n"
-        "  --simulate        not yet supported\n"
+        "  --levels K,...    build the NUMA locks over these levels of the\n"
+        "                    hierarchy only (core,cache,numa,package; system\n"
+        "                    is always kept), e.g. --levels numa for HMCS<2>\n"
+        "  --simulate PROFILE  run on a simulated machine (a profile name:\n"
+        "                    kunpeng920, epyc7352, local, m1 -- or the path of\n"
+        "                    a .profile file; docs/simulation.md): threads are\n"
+        "                    simulated cpus placed by --placement, all times\n"
+        "                    are virtual, --duration is virtual seconds\n"
+        "                    (default then 0.01)\n"
+        "  --sim-ops N       simulated: stop after N acquisitions in all\n"
+        "                    (default 20000) or at --duration, whichever first\n"
         "exit status: 0 ok, 1 failed run or check, 2 bad usage\n",
         f);
 }
@@ -800,6 +1048,102 @@ static long long parse_int(const char *s, const char *what, long long lo,
     return v;
 }
 
+/* --levels: keep only the named levels of the process topology (system is
+ * always kept) and make that the process topology, through a temporary
+ * hierarchy file (emulated stays emulated). */
+static int bench_install_levels(const char *levels, char *err, size_t n)
+{
+    const clof_topology_t *src = clof_topology();
+    unsigned mask = 1u << CLOF_LEVEL_SYSTEM;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", levels);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        int k = clof_topo_level_from_name(tok);
+        if (k < 0) {
+            snprintf(err, n,
+                     "unknown level '%s': expected core, cache, numa, package "
+                     "or system",
+                     tok);
+            return -1;
+        }
+        bool have = false;
+        for (uint32_t l = 0; l < src->nlevels; l++)
+            have |= (int)src->level[l].kind == k;
+        if (!have) {
+            char names[128] = "";
+            size_t u = 0;
+            for (uint32_t l = 0; l < src->nlevels; l++)
+                u += (size_t)snprintf(names + u, sizeof names - u, "%s%s",
+                                      l ? "," : "",
+                                      clof_topo_level_name(src->level[l].kind));
+            snprintf(err, n, "the hierarchy (%s) has no %s level; it has %s",
+                     src->origin, tok, names);
+            return -1;
+        }
+        mask |= 1u << k;
+    }
+    clof_topology_t t;
+    memset(&t, 0, sizeof t);
+    char path[] = "/tmp/clof-bench-levels-XXXXXX";
+    int fd = -1;
+    FILE *f = NULL;
+    if (clof_topology_copy(&t, src) != 0 || clof_topology_select(&t, mask) != 0 ||
+        (fd = mkstemp(path)) < 0 || !(f = fdopen(fd, "w"))) {
+        snprintf(err, n, "cannot write the selected hierarchy: %s",
+                 strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        clof_topology_free(&t);
+        return -1;
+    }
+    bool emulated = src->emulated;
+    clof_topology_write(&t, f);
+    fclose(f);
+    clof_topology_free(&t);
+    clof_topo_opts_t to;
+    memset(&to, 0, sizeof to);
+    if (emulated)
+        to.emulate = path;
+    else
+        to.file = path;
+    to.flags = CLOF_TOPO_NO_ENV;
+    clof_topo_error_t te;
+    int rc = clof_topology_install(&to, &te);
+    unlink(path);
+    if (rc != 0) {
+        snprintf(err, n, "%s", te.msg);
+        return -1;
+    }
+    return 0;
+}
+
+#ifndef CLOF_BENCH_SIM
+/* --simulate: run the same benchmark built with the simulation backend,
+ * clof-bench-sim, from this program's folder. */
+static int bench_exec_sim(char **argv)
+{
+    char self[4096], path[4200];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        fprintf(stderr, "clof-bench: --simulate: cannot find my own folder\n");
+        return 2;
+    }
+    self[n] = 0;
+    char *slash = strrchr(self, '/');
+    *slash = 0;
+    snprintf(path, sizeof path, "%s/clof-bench-sim", self);
+    argv[0] = path;
+    execv(path, argv);
+    fprintf(stderr,
+            "clof-bench: --simulate needs the simulated build clof-bench-sim "
+            "next to clof-bench (%s): %s\n",
+            path, strerror(errno));
+    return 2;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     params_t p = {
@@ -817,7 +1161,8 @@ int main(int argc, char **argv)
     enum {
         O_LIST = 256, O_LOCK, O_THREADS, O_DURATION, O_CS, O_NONCS,
         O_NONCS_FIXED, O_PIN, O_JSON, O_SEED, O_REPEAT, O_SAMPLE, O_LABEL,
-        O_EMULATE, O_TOPOLOGY, O_SIMULATE, O_PLACEMENT, O_HELP
+        O_EMULATE, O_TOPOLOGY, O_SIMULATE, O_PLACEMENT, O_HELP, O_LEVELS,
+        O_SIM_OPS
     };
     static const struct option opts[] = {
         {"list", no_argument, 0, O_LIST},
@@ -837,11 +1182,13 @@ int main(int argc, char **argv)
         {"topology", required_argument, 0, O_TOPOLOGY},
         {"simulate", required_argument, 0, O_SIMULATE},
         {"placement", required_argument, 0, O_PLACEMENT},
+        {"levels", required_argument, 0, O_LEVELS},
+        {"sim-ops", required_argument, 0, O_SIM_OPS},
         {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0},
     };
     bool list = false;
-    const char *unsupported = NULL;
+    bool duration_given = false;
     opterr = 0;
     int o;
     while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -852,7 +1199,8 @@ int main(int argc, char **argv)
             p.threads = (int)parse_int(optarg, "--threads", 1, BENCH_MAX_THREADS);
             break;
         case O_DURATION:
-            p.duration_s = parse_double(optarg, "--duration", 0.001, 86400);
+            p.duration_s = parse_double(optarg, "--duration", 1e-6, 86400);
+            duration_given = true;
             break;
         case O_CS:
             p.cs_lines = (int)parse_int(optarg, "--cs-lines", 1, BENCH_MAX_LINES);
@@ -888,7 +1236,11 @@ int main(int argc, char **argv)
             p.placement = a;
             break;
         }
-        case O_SIMULATE: unsupported = "--simulate"; break;
+        case O_SIMULATE: p.simulate = optarg; break;
+        case O_LEVELS: p.levels = optarg; break;
+        case O_SIM_OPS:
+            p.sim_ops = (uint64_t)parse_int(optarg, "--sim-ops", 1, 1LL << 40);
+            break;
         case O_HELP: usage(stdout); return 0;
         case '?':
         default:
@@ -905,16 +1257,52 @@ int main(int argc, char **argv)
         putchar('\n');
         return 0;
     }
-    if (unsupported) {
-        fprintf(stderr,
-                "clof-bench: %s is not yet supported (the simulation backend "
-                "does not exist yet)\n",
-                unsupported);
-        return 2;
-    }
     if (p.emulate && p.topology)
         die_usage("--emulate and --topology exclude each other", NULL);
-    if (p.emulate || p.topology) {
+    if (p.simulate && (p.emulate || p.topology))
+        die_usage("--simulate excludes --emulate and --topology (a profile "
+                  "names its machine's hierarchy)",
+                  NULL);
+    if (p.sim_ops && !p.simulate)
+        die_usage("--sim-ops needs --simulate", NULL);
+#ifdef CLOF_BENCH_SIM
+    if (!p.simulate)
+        die_usage("clof-bench-sim runs simulated machines only: give "
+                  "--simulate PROFILE (or use clof-bench)",
+                  NULL);
+    if (!duration_given)
+        p.duration_s = 0.01;
+    if (!p.sim_ops)
+        p.sim_ops = 20000;
+    {
+        char err[2048];
+        if (sim_profile_load(&bench_prof, p.simulate, err, sizeof err) != 0) {
+            fprintf(stderr, "clof-bench: --simulate: %s\n", err);
+            return 2;
+        }
+        clof_topo_opts_t to;
+        memset(&to, 0, sizeof to);
+        to.file = bench_prof.hierarchy;
+        to.flags = CLOF_TOPO_NO_ENV;
+        clof_topo_error_t terr;
+        if (clof_topology_install(&to, &terr) != 0) {
+            fprintf(stderr, "clof-bench: --simulate: %s\n", terr.msg);
+            return 2;
+        }
+        if ((uint32_t)p.threads > bench_prof.topo.npresent) {
+            fprintf(stderr,
+                    "clof-bench: --threads %d: the simulated machine '%s' has "
+                    "%u cpus (one thread per cpu)\n",
+                    p.threads, bench_prof.name, bench_prof.topo.npresent);
+            return 2;
+        }
+    }
+#else
+    (void)duration_given;
+    if (p.simulate)
+        return bench_exec_sim(argv);
+#endif
+    if (!p.simulate && (p.emulate || p.topology)) {
         clof_topo_opts_t to;
         memset(&to, 0, sizeof to);
         to.emulate = p.emulate;
@@ -922,6 +1310,13 @@ int main(int argc, char **argv)
         clof_topo_error_t err;
         if (clof_topology_install(&to, &err) != 0) {
             fprintf(stderr, "clof-bench: %s\n", err.msg);
+            return 2;
+        }
+    }
+    if (p.levels) {
+        char err[512];
+        if (bench_install_levels(p.levels, err, sizeof err) != 0) {
+            fprintf(stderr, "clof-bench: --levels: %s\n", err);
             return 2;
         }
     }
@@ -936,16 +1331,49 @@ int main(int argc, char **argv)
         return 2;
     }
 
+#ifdef CLOF_BENCH_SIM
+    /* peers that do not go through the atomics shim cannot be simulated */
+#define X(id, ID)                                                              \
+    if (p.lock == BENCH_LOCK_##ID) {                                           \
+        fprintf(stderr,                                                        \
+                "clof-bench: --simulate: '%s' does not go through the clof "   \
+                "atomics shim and cannot be simulated (every clof lock "       \
+                "can)\n",                                                      \
+                lock_name);                                                    \
+        return 2;                                                              \
+    }
+    BENCH_PEER_LOCKS(X)
+#undef X
+#endif
+
     bench_rseq_off = (size_t)__rseq_offset;
     bench_rseq_ok = __rseq_size > 0;
     bench_machine_read(&machine);
+#ifdef CLOF_BENCH_SIM
+    {
+        char host[256];
+        snprintf(host, sizeof host, "%s", machine.cpu_model);
+        snprintf(machine.cpu_model, sizeof machine.cpu_model,
+                 "%.120s (simulated on %.100s)", bench_prof.description, host);
+        machine.cpus_online = (long)bench_prof.topo.npresent;
+    }
+    bench_spin_ns_per_iter = 1.0; /* bench_spin: 1 iteration = 1 virtual ns */
+    bench_ticks_per_ns = 1.0;     /* latencies are virtual ns */
+    bench_clock_overhead_ns = 0;
+#else
     bench_calibrate();
+#endif
 
     for (int run = 0; run < p.repeat; run++) {
         result_t r;
         memset(&r, 0, sizeof r);
+#ifdef CLOF_BENCH_SIM
+        if (bench_run_sim(&p, run, &r) != 0)
+            return 1;
+#else
         if (bench_run(&p, run, &r) != 0)
             return 1;
+#endif
         if (p.json)
             print_json(&p, run, &r);
         else

@@ -1,0 +1,28 @@
+# clof-bench-sim: clof_bench.c and the same locks compiled against the `sim`
+# backend of the atomics shim (sim/backend_sim.h), run by the simulator
+# sim/sim.c on fibers (verify/fiber.c).  clof-bench --simulate PROFILE execs
+# it.  docs/simulation.md.
+if(EXISTS ${CMAKE_SOURCE_DIR}/verify/fiber.c AND EXISTS ${CMAKE_SOURCE_DIR}/verify/CMakeLists.txt)
+  # the simulator (also linked by tests/sim)
+  add_library(clof_sim STATIC ${CMAKE_SOURCE_DIR}/sim/sim.c)
+  target_include_directories(clof_sim PUBLIC ${CMAKE_SOURCE_DIR}/sim ${CMAKE_SOURCE_DIR}/verify)
+  target_link_libraries(clof_sim PUBLIC clof_static clof_fiber m)
+  target_compile_options(clof_sim PRIVATE ${CLOF_WARNINGS})
+  target_compile_definitions(clof_sim PRIVATE
+    CLOF_SIM_PROFILE_DIR="${CMAKE_SOURCE_DIR}/sim/profiles")
+
+  add_executable(clof-bench-sim ${CMAKE_CURRENT_LIST_DIR}/clof_bench.c)
+  target_include_directories(clof-bench-sim SYSTEM PRIVATE ${CLOF_CK_INCLUDE_DIR})
+  target_include_directories(clof-bench-sim PRIVATE ${CLOF_BENCH_GEN})
+  target_compile_definitions(clof-bench-sim PRIVATE CLOF_BENCH_SIM=1
+    CLOF_BACKEND_HEADER="backend_sim.h")
+  target_link_libraries(clof-bench-sim PRIVATE clof_sim clof_static Threads::Threads m)
+  add_dependencies(clof-bench-sim clof_bench_compositions)
+  target_compile_options(clof-bench-sim PRIVATE ${CLOF_WARNINGS})
+  if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(clof-bench-sim PRIVATE --param=inline-unit-growth=1000000
+                           --param=large-function-growth=1000000)
+  endif()
+else()
+  message(STATUS "clof-bench-sim not built: verify/fiber.c (the fiber runtime) is missing")
+endif()

@@ -1,0 +1,836 @@
+/*
+ * sim/sim.c -- the simulator of the `sim` backend (see sim.h for the model,
+ * docs/simulation.md for its use and its limits).
+ *
+ * Structure
+ *   profiles   parse a .profile file (costs) and its hierarchy file (the
+ *              library's own parser), derive the cpu x cpu cost table;
+ *   directory  one entry per touched 64-byte line: the modified holder, the
+ *              sharer set, the time the line is busy until (transfers of a
+ *              line are serialised), the threads sleeping on it;
+ *   threads    one fiber each (verify/fiber.h, the project's one fiber
+ *              runtime), a virtual clock, a cpu;
+ *   scheduler  a binary heap of the runnable threads ordered by (clock,
+ *              index); a thread runs until its next access finds another
+ *              thread with a smaller clock, then yields to the scheduler.
+ * All state is per process (one simulation at a time, on one OS thread).
+ */
+#define _GNU_SOURCE
+#include "sim.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fiber.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+/* error messages are cut to their buffers on purpose */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
+#ifndef CLOF_SIM_PROFILE_DIR
+#define CLOF_SIM_PROFILE_DIR "sim/profiles"
+#endif
+
+#define SIM_WORDS (SIM_MAX_CPUS / 64)
+#define SIM_STACK (128 * 1024)
+#define SIM_START_SPREAD_NS 20.0 /* per thread: see sim_run */
+
+/* ====================================================================== profiles */
+
+static const char *const kind_names[SIM_NKINDS] = {"core", "cache", "numa",
+                                                   "package", "system"};
+
+static int kind_of(const char *s)
+{
+    for (int k = 0; k < SIM_NKINDS; k++)
+        if (strcmp(s, kind_names[k]) == 0)
+            return k;
+    return -1;
+}
+
+const char *sim_profile_dir(void)
+{
+    const char *e = getenv("CLOF_SIM_PROFILES");
+    return e && *e ? e : CLOF_SIM_PROFILE_DIR;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void sim_profile_list(char *buf, size_t n, const char *sep)
+{
+    char *names[256];
+    int k = 0;
+    if (n)
+        buf[0] = 0;
+    DIR *d = opendir(sim_profile_dir());
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) && k < 256) {
+        size_t l = strlen(e->d_name);
+        if (l > 8 && strcmp(e->d_name + l - 8, ".profile") == 0)
+            names[k++] = strndup(e->d_name, l - 8);
+    }
+    closedir(d);
+    qsort(names, (size_t)k, sizeof names[0], name_cmp);
+    size_t used = 0;
+    for (int i = 0; i < k; i++) {
+        if (names[i] && used < n)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s",
+                                     i ? sep : "", names[i]);
+        free(names[i]);
+    }
+}
+
+void sim_profile_free(sim_profile_t *p)
+{
+    clof_topology_free(&p->topo);
+    free(p->pair_kind);
+    free(p->pair_ns);
+    p->pair_kind = NULL;
+    p->pair_ns = NULL;
+}
+
+/* Parse a number; false when s is not one in [lo, hi]. */
+static bool num_in(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= lo && v <= hi))
+        return false;
+    *out = v;
+    return true;
+}
+
+#define PERR(...)                                                              \
+    do {                                                                       \
+        char m_[1200];                                                          \
+        snprintf(m_, sizeof m_, __VA_ARGS__);                                  \
+        snprintf(err, errlen, "%s:%u: %s", p->path, line, m_);                 \
+        goto fail;                                                             \
+    } while (0)
+
+static int parse_profile(sim_profile_t *p, FILE *f, char *err, size_t errlen)
+{
+    char buf[1024];
+    unsigned line = 0;
+    bool magic = false;
+    struct {
+        char list[512];
+        double v;
+        unsigned line;
+    } speeds[64];
+    int nspeeds = 0;
+    unsigned level_line[SIM_NKINDS] = {0};
+    unsigned hier_line = 0;
+    char hier[1024] = "";
+
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        char raw[1024];
+        memcpy(raw, buf, sizeof raw);
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = 0;
+        char *w[4] = {0};
+        int nw = 0;
+        char *save = NULL;
+        char *rest = NULL; /* the text after the first word */
+        for (char *tok = strtok_r(buf, " \t\r\n", &save); tok;
+             tok = strtok_r(NULL, " \t\r\n", &save)) {
+            if (nw == 1 && !rest)
+                rest = tok;
+            if (nw < 4)
+                w[nw] = tok;
+            nw++;
+        }
+        if (nw == 0)
+            continue;
+        if (!magic) {
+            if (strcmp(w[0], "clof-sim-profile") != 0 || nw != 2 ||
+                strcmp(w[1], "1") != 0)
+                PERR("expected 'clof-sim-profile 1' as the first statement, "
+                     "got '%s'",
+                     w[0]);
+            magic = true;
+            continue;
+        }
+        if (strcmp(w[0], "name") == 0 || strcmp(w[0], "description") == 0 ||
+            strcmp(w[0], "source") == 0) {
+            if (nw < 2)
+                PERR("expected text after '%s'", w[0]);
+            /* the rest of the line, as written */
+            const char *r = raw + (rest - buf);
+            size_t rl = strcspn(r, "#\r\n");
+            while (rl && (r[rl - 1] == ' ' || r[rl - 1] == '\t'))
+                rl--;
+            char *dst = strcmp(w[0], "name") == 0          ? p->name
+                        : strcmp(w[0], "description") == 0 ? p->description
+                                                           : p->source;
+            size_t cap = strcmp(w[0], "name") == 0 ? sizeof p->name
+                                                   : sizeof p->description;
+            snprintf(dst, cap, "%.*s", (int)rl, r);
+            continue;
+        }
+        if (strcmp(w[0], "hierarchy") == 0) {
+            if (nw != 2)
+                PERR("expected 'hierarchy FILE' (a hierarchy file, relative "
+                     "to this profile)");
+            if (hier_line)
+                PERR("'hierarchy' given twice (first at line %u)", hier_line);
+            hier_line = line;
+            snprintf(hier, sizeof hier, "%s", w[1]);
+            continue;
+        }
+        if (strcmp(w[0], "cost") == 0) {
+            double v;
+            if (nw != 3)
+                PERR("expected 'cost hit|rmw|fence|pause|memory NS'");
+            if (!num_in(w[2], 0, 1e6, &v))
+                PERR("expected a cost in ns (0..1e6) after 'cost %s', got '%s'",
+                     w[1], w[2]);
+            if (strcmp(w[1], "hit") == 0)
+                p->hit_ns = v;
+            else if (strcmp(w[1], "rmw") == 0)
+                p->rmw_ns = v;
+            else if (strcmp(w[1], "fence") == 0)
+                p->fence_ns = v;
+            else if (strcmp(w[1], "pause") == 0)
+                p->pause_ns = v;
+            else if (strcmp(w[1], "memory") == 0)
+                p->memory_ns = v;
+            else
+                PERR("unknown cost '%s': expected hit, rmw, fence, pause or "
+                     "memory",
+                     w[1]);
+            continue;
+        }
+        if (strcmp(w[0], "level") == 0) {
+            double v;
+            int k;
+            if (nw != 3)
+                PERR("expected 'level KIND NS' (the cost of a line transfer "
+                     "between two cpus whose closest common level is KIND)");
+            if ((k = kind_of(w[1])) < 0)
+                PERR("unknown level '%s': expected core, cache, numa, package "
+                     "or system",
+                     w[1]);
+            if (level_line[k])
+                PERR("level %s given twice (first at line %u)", w[1],
+                     level_line[k]);
+            if (!num_in(w[2], 0, 1e6, &v))
+                PERR("expected a transfer cost in ns (0..1e6) after 'level "
+                     "%s', got '%s'",
+                     w[1], w[2]);
+            p->level_ns[k] = v;
+            level_line[k] = line;
+            continue;
+        }
+        if (strcmp(w[0], "speed") == 0) {
+            double v;
+            if (nw != 3)
+                PERR("expected 'speed LIST FACTOR' (e.g. 'speed 0-3 0.55')");
+            if (!num_in(w[2], 0.01, 100, &v))
+                PERR("expected a speed factor (0.01..100) after 'speed %s', "
+                     "got '%s'",
+                     w[1], w[2]);
+            if (nspeeds == 64)
+                PERR("too many 'speed' lines (at most 64)");
+            snprintf(speeds[nspeeds].list, sizeof speeds[nspeeds].list, "%s",
+                     w[1]);
+            speeds[nspeeds].v = v;
+            speeds[nspeeds].line = line;
+            nspeeds++;
+            continue;
+        }
+        if (strcmp(w[0], "jitter") == 0) {
+            double v;
+            if (nw != 2 || !num_in(w[1], 0, 0.9, &v))
+                PERR("expected 'jitter FRACTION' with a fraction 0..0.9");
+            p->jitter = v;
+            continue;
+        }
+        PERR("unknown statement '%s': expected name, description, source, "
+             "hierarchy, cost, level, speed or jitter",
+             w[0]);
+    }
+    if (!magic) {
+        line = 1;
+        PERR("empty profile: expected 'clof-sim-profile 1'");
+    }
+    if (!hier_line) {
+        PERR("no 'hierarchy FILE' statement: a profile names its machine's "
+             "hierarchy file");
+    }
+    /* the hierarchy, relative to the profile's directory */
+    if (hier[0] == '/') {
+        snprintf(p->hierarchy, sizeof p->hierarchy, "%s", hier);
+    } else {
+        const char *slash = strrchr(p->path, '/');
+        int dl = slash ? (int)(slash - p->path) : 1;
+        snprintf(p->hierarchy, sizeof p->hierarchy, "%.*s/%s", dl,
+                 slash ? p->path : ".", hier);
+    }
+    clof_topo_error_t te;
+    if (clof_topology_load_file(&p->topo, p->hierarchy, &te) != 0) {
+        line = hier_line;
+        PERR("bad hierarchy file: %s", te.msg);
+    }
+    if (p->topo.ncpus > SIM_MAX_CPUS) {
+        line = hier_line;
+        PERR("the hierarchy has cpu ids up to %u: at most %d cpus can be "
+             "simulated",
+             p->topo.ncpus - 1, SIM_MAX_CPUS);
+    }
+    for (uint32_t l = 0; l < p->topo.nlevels; l++) {
+        int k = (int)p->topo.level[l].kind;
+        if (!level_line[k]) {
+            line = hier_line;
+            PERR("the hierarchy has a %s level but the profile gives no "
+                 "'level %s NS' cost",
+                 kind_names[k], kind_names[k]);
+        }
+    }
+    for (int k = 0; k < SIM_NKINDS; k++) {
+        bool present = false;
+        for (uint32_t l = 0; l < p->topo.nlevels; l++)
+            present |= (int)p->topo.level[l].kind == k;
+        if (level_line[k] && !present) {
+            line = level_line[k];
+            PERR("a cost for level %s, but the hierarchy (%s) has no %s level",
+                 kind_names[k], p->hierarchy, kind_names[k]);
+        }
+    }
+    for (int i = 0; i < SIM_MAX_CPUS; i++)
+        p->speed[i] = 1.0;
+    for (int s = 0; s < nspeeds; s++) {
+        static uint8_t set[SIM_MAX_CPUS];
+        line = speeds[s].line;
+        if (clof_topo_cpulist_parse(speeds[s].list, set, SIM_MAX_CPUS) < 0)
+            PERR("bad cpu list '%s': expected e.g. 0-3,8", speeds[s].list);
+        for (uint32_t c = 0; c < SIM_MAX_CPUS; c++)
+            if (set[c]) {
+                if (c >= p->topo.ncpus || !p->topo.present[c])
+                    PERR("cpu %u is not one of the hierarchy's cpus", c);
+                p->speed[c] = speeds[s].v;
+            }
+    }
+    return 0;
+fail:
+    return -1;
+}
+
+int sim_profile_load(sim_profile_t *p, const char *arg, char *err,
+                     size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->hit_ns = 1.0;
+    p->rmw_ns = 5.0;
+    p->fence_ns = 5.0;
+    p->pause_ns = 5.0;
+    p->memory_ns = 100.0;
+    p->jitter = 0.0;
+    for (int k = 0; k < SIM_NKINDS; k++)
+        p->level_ns[k] = -1;
+    size_t al = strlen(arg);
+    bool is_path = strchr(arg, '/') || (al > 8 && !strcmp(arg + al - 8, ".profile"));
+    if (is_path) {
+        snprintf(p->path, sizeof p->path, "%s", arg);
+        const char *b = strrchr(arg, '/');
+        b = b ? b + 1 : arg;
+        size_t bl = strlen(b);
+        if (bl > 8 && !strcmp(b + bl - 8, ".profile"))
+            bl -= 8;
+        snprintf(p->name, sizeof p->name, "%.*s", (int)bl, b);
+    } else {
+        snprintf(p->path, sizeof p->path, "%s/%s.profile", sim_profile_dir(),
+                 arg);
+        snprintf(p->name, sizeof p->name, "%s", arg);
+    }
+    FILE *f = fopen(p->path, "r");
+    if (!f) {
+        if (!is_path) {
+            char known[2048];
+            sim_profile_list(known, sizeof known, ", ");
+            snprintf(err, errlen,
+                     "unknown profile '%s'; known profiles: %s (in %s), or "
+                     "the path of a .profile file",
+                     arg, known[0] ? known : "(none)", sim_profile_dir());
+        } else {
+            snprintf(err, errlen, "%s: cannot open: %s", p->path,
+                     strerror(errno));
+        }
+        return -1;
+    }
+    int rc = parse_profile(p, f, err, errlen);
+    fclose(f);
+    if (rc != 0) {
+        sim_profile_free(p);
+        return -1;
+    }
+    /* the pair tables */
+    uint32_t n = p->topo.ncpus;
+    p->pair_kind = malloc((size_t)n * n);
+    p->pair_ns = malloc(sizeof(double) * n * n);
+    if (!p->pair_kind || !p->pair_ns) {
+        snprintf(err, errlen, "out of memory");
+        sim_profile_free(p);
+        return -1;
+    }
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = 0; b < n; b++) {
+            size_t i = (size_t)a * n + b;
+            if (a == b) {
+                p->pair_kind[i] = SIM_NKINDS;
+                p->pair_ns[i] = 0;
+                continue;
+            }
+            for (uint32_t l = 0; l < p->topo.nlevels; l++)
+                if (clof_topo_cohort(&p->topo, a, l) ==
+                    clof_topo_cohort(&p->topo, b, l)) {
+                    int k = (int)p->topo.level[l].kind;
+                    p->pair_kind[i] = (uint8_t)k;
+                    p->pair_ns[i] = p->level_ns[k];
+                    break;
+                }
+        }
+    return 0;
+}
+
+/* ====================================================================== state */
+
+enum { T_RUNNABLE, T_BLOCKED, T_DONE };
+
+typedef struct sthr {
+    clof_fiber_t *f;
+    double clock;
+    double inv_speed;
+    uint32_t cpu;
+    int id;
+    int state;
+    int wnext; /* next waiter on the same line, -1 */
+    sim_fn fn;
+    void *arg;
+} sthr_t;
+
+typedef struct {
+    uintptr_t tag; /* line index + 1; 0: empty slot */
+    int32_t owner; /* cpu holding it modified/exclusive, -1 */
+    int32_t waiters; /* first sleeping thread, -1 */
+    double ready;  /* busy until (previous transfer completes) */
+    uint64_t sh[SIM_WORDS]; /* cpus holding a copy (the owner too) */
+} dline_t;
+
+static struct {
+    const sim_profile_t *p;
+    uint32_t ncpus;
+    sthr_t *thr;
+    int n;
+    sthr_t *cur;
+    int *heap;
+    int nheap;
+    dline_t *dir;
+    size_t dcap, dused;
+    uint64_t rng;
+    double last_now;
+    sim_stats_t st;
+} S;
+
+static inline bool before(const sthr_t *a, const sthr_t *b)
+{
+    return a->clock < b->clock || (a->clock == b->clock && a->id < b->id);
+}
+
+static void heap_push(int id)
+{
+    int i = S.nheap++;
+    while (i > 0) {
+        int par = (i - 1) / 2;
+        if (!before(&S.thr[id], &S.thr[S.heap[par]]))
+            break;
+        S.heap[i] = S.heap[par];
+        i = par;
+    }
+    S.heap[i] = id;
+}
+
+static int heap_pop(void)
+{
+    int top = S.heap[0];
+    int last = S.heap[--S.nheap];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= S.nheap)
+            break;
+        if (c + 1 < S.nheap && before(&S.thr[S.heap[c + 1]], &S.thr[S.heap[c]]))
+            c++;
+        if (!before(&S.thr[S.heap[c]], &S.thr[last]))
+            break;
+        S.heap[i] = S.heap[c];
+        i = c;
+    }
+    S.heap[i] = last;
+    return top;
+}
+
+/* ---- the directory ---- */
+
+static void dir_init(size_t cap)
+{
+    S.dir = calloc(cap, sizeof *S.dir);
+    S.dcap = cap;
+    S.dused = 0;
+    if (!S.dir) {
+        fprintf(stderr, "clof sim: out of memory\n");
+        abort();
+    }
+}
+
+static inline size_t dir_hash(uintptr_t tag)
+{
+    return (size_t)((tag * 0x9e3779b97f4a7c15ull) >> 20);
+}
+
+static dline_t *dir_get(uintptr_t line);
+
+static void dir_grow(void)
+{
+    dline_t *old = S.dir;
+    size_t ocap = S.dcap;
+    dir_init(ocap * 2);
+    for (size_t i = 0; i < ocap; i++)
+        if (old[i].tag) {
+            size_t j = dir_hash(old[i].tag) & (S.dcap - 1);
+            while (S.dir[j].tag)
+                j = (j + 1) & (S.dcap - 1);
+            S.dir[j] = old[i];
+            S.dused++;
+        }
+    free(old);
+}
+
+static dline_t *dir_get(uintptr_t line)
+{
+    uintptr_t tag = line + 1;
+    size_t j = dir_hash(tag) & (S.dcap - 1);
+    for (;;) {
+        dline_t *d = &S.dir[j];
+        if (d->tag == tag)
+            return d;
+        if (!d->tag)
+            break;
+        j = (j + 1) & (S.dcap - 1);
+    }
+    if (2 * (S.dused + 1) > S.dcap) {
+        dir_grow();
+        return dir_get(line);
+    }
+    dline_t *d = &S.dir[j];
+    d->tag = tag;
+    d->owner = -1;
+    d->waiters = -1;
+    d->ready = 0;
+    S.dused++;
+    return d;
+}
+
+static inline bool has(const dline_t *d, uint32_t c)
+{
+    return d->sh[c >> 6] >> (c & 63) & 1;
+}
+
+/* ---- scheduling ---- */
+
+/* uniform in [0, 1) from the seeded generator (xorshift64*) */
+static inline double jitter_u(void)
+{
+    uint64_t x = S.rng;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    S.rng = x;
+    return (double)((x * 0x2545F4914F6CDD1DULL) >> 11) * 0x1p-53;
+}
+
+static inline double jitter(double ns)
+{
+    if (S.p->jitter <= 0 || ns <= 0)
+        return ns;
+    return ns * (1.0 + S.p->jitter * (2.0 * jitter_u() - 1.0));
+}
+
+/* Make the calling thread the one with the smallest clock. */
+static inline void sync_turn(void)
+{
+    sthr_t *t = S.cur;
+    if (S.nheap && before(&S.thr[S.heap[0]], t)) {
+        t->state = T_RUNNABLE;
+        S.st.switches++;
+        clof_fiber_yield();
+    }
+}
+
+static void wake_line(dline_t *d, double at)
+{
+    int w = d->waiters;
+    d->waiters = -1;
+    while (w >= 0) {
+        sthr_t *t = &S.thr[w];
+        int next = t->wnext;
+        t->wnext = -1;
+        if (t->clock < at)
+            t->clock = at;
+        t->state = T_RUNNABLE;
+        heap_push(w);
+        S.st.wakeups++;
+        w = next;
+    }
+}
+
+bool sim_active(void)
+{
+    return S.cur != NULL;
+}
+
+double sim_now_ns(void)
+{
+    return S.cur ? S.cur->clock : S.last_now;
+}
+
+void sim_access(const void *addr, int kind)
+{
+    sthr_t *t = S.cur;
+    if (!t)
+        return;
+    sync_turn();
+    const sim_profile_t *p = S.p;
+    const uint32_t n = S.ncpus;
+    const uint32_t c = t->cpu;
+    dline_t *d = dir_get((uintptr_t)addr / SIM_LINE);
+    double local = (kind == SIM_RMW ? p->rmw_ns : p->hit_ns) * t->inv_speed;
+    S.st.accesses++;
+
+    if (kind == SIM_READ) {
+        if (d->owner == (int32_t)c || has(d, c)) {
+            t->clock += local;
+            return;
+        }
+    } else if (d->owner == (int32_t)c) {
+        t->clock += local;
+        if (d->waiters >= 0)
+            wake_line(d, t->clock);
+        return;
+    }
+
+    /* A miss (or an upgrade): where the data comes from. */
+    double xfer = 0;
+    int src = -1;
+    if (!has(d, c)) {
+        if (d->owner >= 0) {
+            src = d->owner;
+        } else {
+            double best = 1e300;
+            for (uint32_t wd = 0; wd < SIM_WORDS; wd++)
+                for (uint64_t b = d->sh[wd]; b; b &= b - 1) {
+                    uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
+                    double cost = p->pair_ns[(size_t)s * n + c];
+                    if (cost < best) {
+                        best = cost;
+                        src = (int)s;
+                    }
+                }
+        }
+        if (src >= 0) {
+            xfer = p->pair_ns[(size_t)src * n + c];
+            S.st.transfers[p->pair_kind[(size_t)src * n + c]]++;
+        } else {
+            xfer = p->memory_ns;
+            S.st.memory_fills++;
+        }
+    }
+    if (kind == SIM_READ) {
+        if (d->owner >= 0)
+            d->owner = -1; /* the modified holder keeps a shared copy */
+        d->sh[c >> 6] |= 1ull << (c & 63);
+    } else {
+        /* invalidate every other copy: at least the farthest round trip */
+        double inv = 0;
+        for (uint32_t wd = 0; wd < SIM_WORDS; wd++)
+            for (uint64_t b = d->sh[wd]; b; b &= b - 1) {
+                uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(b);
+                if (s == c)
+                    continue;
+                size_t i = (size_t)s * n + c;
+                S.st.invalidations[p->pair_kind[i]]++;
+                if (p->pair_ns[i] > inv)
+                    inv = p->pair_ns[i];
+            }
+        if (inv > xfer)
+            xfer = inv;
+        memset(d->sh, 0, sizeof d->sh);
+        d->sh[c >> 6] = 1ull << (c & 63);
+        d->owner = (int32_t)c;
+    }
+    double start = t->clock > d->ready ? t->clock : d->ready;
+    double done = start + jitter(xfer);
+    d->ready = done;
+    t->clock = done + local;
+    if (kind != SIM_READ && d->waiters >= 0)
+        wake_line(d, done);
+}
+
+void sim_await_change(const void *ptr, int size, uint64_t seen)
+{
+    sthr_t *t = S.cur;
+    if (!t)
+        return;
+    sync_turn(); /* now no write can happen before our time */
+    uint64_t v = size == 8 ? __atomic_load_n((const uint64_t *)ptr, __ATOMIC_RELAXED)
+                           : __atomic_load_n((const uint32_t *)ptr, __ATOMIC_RELAXED);
+    if (v != seen)
+        return;
+    dline_t *d = dir_get((uintptr_t)ptr / SIM_LINE);
+    t->wnext = d->waiters;
+    d->waiters = t->id;
+    t->state = T_BLOCKED;
+    S.st.switches++;
+    clof_fiber_yield();
+}
+
+void sim_work_ns(double ns)
+{
+    sthr_t *t = S.cur;
+    if (t && ns > 0)
+        t->clock += ns * t->inv_speed;
+}
+
+void sim_fence(void)
+{
+    sim_work_ns(S.cur ? S.p->fence_ns : 0);
+}
+
+void sim_pause(uint32_t n)
+{
+    sim_work_ns(S.cur ? S.p->pause_ns * n : 0);
+}
+
+void sim_stats_get(sim_stats_t *s)
+{
+    *s = S.st;
+    s->now_ns = sim_now_ns();
+}
+
+static void thr_main(void *arg)
+{
+    sthr_t *t = arg;
+    t->fn(t->arg);
+    t->state = T_DONE;
+}
+
+int sim_run(const sim_profile_t *p, int nthreads, const uint32_t *cpus,
+            sim_fn fn, void *const *args, uint64_t seed, char *err,
+            size_t errlen)
+{
+    if (nthreads < 1 || nthreads > SIM_MAX_THREADS ||
+        (uint32_t)nthreads > p->topo.npresent) {
+        snprintf(err, errlen,
+                 "%d threads: the simulated machine '%s' has %u cpus (one "
+                 "thread per cpu)",
+                 nthreads, p->name, p->topo.npresent);
+        return -1;
+    }
+    static uint8_t used[SIM_MAX_CPUS];
+    memset(used, 0, sizeof used);
+    for (int i = 0; i < nthreads; i++) {
+        if (cpus[i] >= p->topo.ncpus || !p->topo.present[cpus[i]] ||
+            used[cpus[i]]) {
+            snprintf(err, errlen, "thread %d: cpu %u is not a free cpu of '%s'",
+                     i, cpus[i], p->name);
+            return -1;
+        }
+        used[cpus[i]] = 1;
+    }
+    memset(&S, 0, sizeof S);
+    S.p = p;
+    S.ncpus = p->topo.ncpus;
+    S.n = nthreads;
+    S.rng = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+    if (!S.rng)
+        S.rng = 1;
+    S.thr = calloc((size_t)nthreads, sizeof *S.thr);
+    S.heap = malloc(sizeof(int) * (size_t)nthreads);
+    dir_init(1u << 12);
+    int rc = 0;
+    for (int i = 0; i < nthreads; i++) {
+        sthr_t *t = &S.thr[i];
+        t->id = i;
+        t->cpu = cpus[i];
+        t->inv_speed = 1.0 / p->speed[cpus[i]];
+        t->fn = fn;
+        t->arg = args[i];
+        t->wnext = -1;
+        /* a seeded start offset in [0, SIM_START_SPREAD_NS * nthreads): the
+         * threads first arrive in a random order, not in cpu order (a FIFO
+         * lock keeps its first order for long; cpu order would hand it
+         * neighbour-to-neighbour locality by accident) */
+        t->clock = jitter_u() * SIM_START_SPREAD_NS * nthreads;
+        t->f = clof_fiber_create(thr_main, t, SIM_STACK);
+        if (!t->f) {
+            snprintf(err, errlen, "out of memory for %d fibers", nthreads);
+            rc = -1;
+            goto out;
+        }
+        heap_push(i);
+    }
+    int32_t saved_vcpu = clof_topo_get_vcpu();
+    int done = 0;
+    while (S.nheap) {
+        sthr_t *t = &S.thr[heap_pop()];
+        S.cur = t;
+        clof_topo_vcpu_tls_ = (int32_t)t->cpu; /* the fiber's cpu */
+        clof_fiber_run(t->f);
+        S.last_now = t->clock > S.last_now ? t->clock : S.last_now;
+        S.cur = NULL;
+        if (t->state == T_DONE)
+            done++;
+        else if (t->state == T_RUNNABLE)
+            heap_push(t->id);
+    }
+    clof_topo_set_vcpu(saved_vcpu);
+    if (done < nthreads) {
+        int w = -1;
+        for (int i = 0; i < nthreads; i++)
+            if (S.thr[i].state == T_BLOCKED) {
+                w = i;
+                break;
+            }
+        snprintf(err, errlen,
+                 "simulation deadlock at %.0f ns: %d of %d threads wait for a "
+                 "change that no running thread can make (first: thread %d on "
+                 "cpu %u) -- a lost wake-up or a lock bug",
+                 S.last_now, nthreads - done, nthreads, w,
+                 w >= 0 ? S.thr[w].cpu : 0);
+        rc = -1;
+    }
+out:
+    for (int i = 0; i < nthreads; i++)
+        if (S.thr[i].f)
+            clof_fiber_destroy(S.thr[i].f);
+    free(S.thr);
+    free(S.heap);
+    free(S.dir);
+    S.thr = NULL;
+    S.heap = NULL;
+    S.dir = NULL;
+    return rc;
+}
