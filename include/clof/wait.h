@@ -80,11 +80,22 @@
 #endif
 
 /* 1 when a waiter may be asleep, so a release must check whether to wake
- * (locks skip their wake-up gate entirely when it is 0). */
-#if defined(CLOF_WAIT_SPIN)
+ * (locks skip their wake-up gate entirely when it is 0).  A backend with its
+ * own awaits (model checker, simulator) wakes awaiters on the write itself:
+ * no gate, so what it runs is the papers' spinning algorithm. */
+#if defined(CLOF_WAIT_SPIN) || defined(CLOF_BE_HAS_AWAIT)
 #define CLOF_WAIT_CAN_PARK 0
 #else
 #define CLOF_WAIT_CAN_PARK 1
+#endif
+
+/* 1 when clof_nudge does something (native spin-park): locks skip the
+ * reads that only find whom to nudge otherwise (they would be extra line
+ * transfers on the hand-over path of a spinning machine). */
+#if defined(CLOF_WAIT_SPIN) || defined(CLOF_BE_HAS_AWAIT)
+#define CLOF_WAIT_CAN_NUDGE 0
+#else
+#define CLOF_WAIT_CAN_NUDGE 1
 #endif
 
 /* The order of a waking write's store (see atomic.h *_write_wake). */

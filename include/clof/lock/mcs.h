@@ -82,7 +82,9 @@ CLOF_SLOW void clof_mcs_handover_(clof_mcs_ctx_t *c, clof_mcs_ctx_t *next)
     if (next == NULL)
         next = clof_atomicptr_await_neq_acq(&c->next, (clof_mcs_ctx_t *)NULL);
     /* next is still waiting, so its node is alive: read its successor now */
-    clof_mcs_ctx_t *after = clof_atomicptr_read_rlx(&next->next);
+    clof_mcs_ctx_t *after = CLOF_WAIT_CAN_NUDGE
+                                ? clof_atomicptr_read_rlx(&next->next)
+                                : (clof_mcs_ctx_t *)NULL;
     clof_atomic32_write_wake(&next->locked, 0);
     if (after) /* be running when the lock reaches you (hashes only) */
         clof_atomic32_nudge(&after->locked, 0);
@@ -97,9 +99,14 @@ CLOF_INLINE void clof_mcs_release(clof_mcs_t *l, clof_mcs_ctx_t *c)
     clof_mcs_handover_(c, next);
 }
 
+/* A linked successor answers from the owner's own node; only without one
+ * is the (contended, shared) tail line read.  Both reads are relaxed: the
+ * answer is a hint for the caller's hand-over decision, which MCS's release
+ * then makes safely itself. */
 CLOF_INLINE bool clof_mcs_has_waiters(clof_mcs_t *l, clof_mcs_ctx_t *c)
 {
-    return clof_atomicptr_read_rlx(&l->tail) != c;
+    return clof_atomicptr_read_rlx(&c->next) != NULL ||
+           clof_atomicptr_read_rlx(&l->tail) != c;
 }
 
 #endif /* CLOF_LOCK_MCS_H */
