@@ -1,19 +1,42 @@
 #!/usr/bin/env bash
-# The main job on this machine: install what is missing, build, and benchmark
-# every lock clof knows (plus glibc and Concurrency Kit peers) at several
-# thread counts, interleaved and repeated, printing a table of medians and
-# ratios to glibc; then the deterministic uncontended cost (callgrind).
-# Results go to results/.  Options are passed to bench/oversub.sh, e.g.
-#   scripts/run.sh --threads "1 2 4 8 16" --repeats 5 --duration 1
+# The main job: the CLoF workflow on this machine (docs/workflow.md).
+#   1. install what is missing, build (build/, or $CLOF_BUILD_DIR);
+#   2. show the machine's hierarchy (clof topology);
+#   3. clof select: the scripted benchmark of every composition of ticket, MCS,
+#      CLH and Hemlock over the hierarchy's levels plus the baselines (MCS, HMCS,
+#      CNA, C-BO-MCS, glibc), interleaved runs, progress and ETA; the HC-best,
+#      LC-best and worst locks; clof_best.h, libclof-best.so, the hierarchy file;
+#      the report (Markdown + HTML) with the beam plot, fairness, P99 latency,
+#      handover locality, the heatmap, the machine and the parameters.
+# On a machine that shows one level (no NUMA: this 2-vCPU VM) clof select says
+# so and runs the compositions on the documented emulated machine
+# numa:2,cache:2,core:2 (labelled EMULATED everywhere).  Defaults took 4.5 minutes
+# here after the build, under heavy load (docs/workflow.md).  Options go to
+# clof select, e.g.
+#   scripts/run.sh --threads 1,2,4,8,16 --runs 5 --duration 0.5
+#   scripts/run.sh --topology my.topo --levels cache,numa
 set -euo pipefail
 cd "$(dirname "$0")/.."
+t0=$(date +%s)
+build="${CLOF_BUILD_DIR:-build}"
 scripts/deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j "$(nproc)" >/dev/null
-cpus=$(nproc)
-echo "clof: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $cpus cpus"
-echo "clof: benchmarking every lock (about 2 minutes)"
-bench/oversub.sh --bin build/bin --threads "1 2 $((cpus * 2)) $((cpus * 4))" --repeats 3 --duration 0.5 "$@"
+echo "clof: building in $build/ (the first build takes a few minutes)"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j "$(nproc)" >/dev/null
+echo "clof: built in $(( $(date +%s) - t0 )) s"
+echo "clof: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cpus;" \
+     "this machine's hierarchy:"
+"$build/bin/clof" topology --quiet | sed 's/^/  /'
+out="results/select-$(date +%Y%m%d-%H%M%S)"
+t1=$(date +%s)
+rc=0
+"$build/bin/clof" select --out "$out" "$@" || rc=$?
+t2=$(date +%s)
 echo
-echo "clof: uncontended cost (callgrind instructions per acquire+release)"
-bench/callgrind.sh --bin build/bin
+echo "clof: the workflow took $(( t2 - t1 )) s (build and setup $(( t1 - t0 )) s); load average now $(cut -d' ' -f1 /proc/loadavg)"
+if [ -f "$out/report.md" ]; then
+  echo "clof: report:    $out/report.md  (self-contained: $out/report.html)"
+  echo "clof: artifacts: $out/clof_best.h  $out/hierarchy.topo  $( [ -f "$out/libclof-best.so" ] && echo "$out/libclof-best.so" || echo "(libclof-best.so: see the report)")"
+  echo "clof: run a program over the selected lock: $build/bin/clof run --select $out -- PROGRAM ARGS"
+fi
+exit $rc

@@ -71,10 +71,11 @@ print(json.dumps({"type": "meta", "driver": "bench/preload/apps.sh", "cmdline": 
                   "units": {"leveldb": "Gets/s", "kccachetest": "records/s",
                             "kcgrasstest": "records/s", "memcached": "memcaslap TPS"}}))
 EOF
-emit() { # program lock T repeat ok value error
-  python3 -c 'import json,sys; p,l,t,r,ok,v,e=sys.argv[1:]; d={"program":p,"lock":l,"threads":int(t),"repeat":int(r),"ok":ok=="1","value":float(v)}
+emit() { # program lock T repeat ok value error  (+ the 1-minute load average
+          # at the end of the run: other work on the machine, for the record)
+  python3 -c 'import json,sys; p,l,t,r,ok,v,e,ld=sys.argv[1:]; d={"program":p,"lock":l,"threads":int(t),"repeat":int(r),"ok":ok=="1","value":float(v),"loadavg_1min":float(ld)}
 if e: d["error"]=e
-print(json.dumps(d))' "$@" >>"$out"
+print(json.dumps(d))' "$@" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out"
 }
 prefix() { [ "$1" = glibc ] && echo "" || echo "LD_PRELOAD=$lib CLOF_LOCK=$1"; }
 

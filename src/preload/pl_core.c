@@ -70,7 +70,7 @@ int32_t pl_tid_slow(void)
 static void pl_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void pl_say(const char *fmt, ...)
 {
-    char buf[1024];
+    char buf[2048];
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
@@ -437,8 +437,10 @@ static const struct {
 
 static bool pl_is_pending(const char *v)
 {
+#ifndef PL_HAVE_ASL
     if (strncmp(v, "asl:", 4) == 0)
         return true;
+#endif
     const char *p = PL_PENDING_NAMES;
     size_t n = strlen(v);
     while (*p) {
@@ -472,18 +474,33 @@ static void pl_normalise_composition(const char *v, char *out, size_t size)
     }
 }
 
-static const pl_lockdef_t *pl_find(const char *v)
+/* v as the table spells it: aliases resolved, a composition's parts
+ * abbreviated; asl:<lock> with <lock> spelled so */
+static void pl_canonical(const char *v, char *out, size_t size)
 {
-    char norm[128];
+    const char *pre = "";
+    if (strncmp(v, "asl:", 4) == 0) {
+        pre = "asl:";
+        v += 4;
+    }
     if (strncmp(v, "clof:", 5) == 0) {
+        char norm[128];
         pl_normalise_composition(v, norm, sizeof norm);
-        v = norm;
+        snprintf(out, size, "%s%s", pre, norm);
+        return;
     }
     for (size_t i = 0; i < sizeof pl_aliases / sizeof pl_aliases[0]; i++)
         if (strcmp(v, pl_aliases[i].alias) == 0)
             v = pl_aliases[i].name;
+    snprintf(out, size, "%s%s", pre, v);
+}
+
+static const pl_lockdef_t *pl_find(const char *v)
+{
+    char name[160];
+    pl_canonical(v, name, sizeof name);
     for (size_t i = 0; i < pl_nlockdefs; i++)
-        if (strcmp(v, pl_lockdefs[i].name) == 0)
+        if (strcmp(name, pl_lockdefs[i].name) == 0)
             return &pl_lockdefs[i];
     return NULL;
 }
@@ -494,7 +511,8 @@ static void pl_known_names(char *buf, size_t size)
     size_t off = 0;
     buf[0] = 0;
     for (size_t i = 0; i < pl_nlockdefs && off < size; i++) {
-        if (strncmp(pl_lockdefs[i].name, "clof:", 5) == 0)
+        if (strncmp(pl_lockdefs[i].name, "clof:", 5) == 0 ||
+            strncmp(pl_lockdefs[i].name, "asl:", 4) == 0)
             continue;
         int n = snprintf(buf + off, size - off, "%s%s", i ? " " : "", pl_lockdefs[i].name);
         if (n < 0)
@@ -503,8 +521,20 @@ static void pl_known_names(char *buf, size_t size)
     }
     if (off < size)
         snprintf(buf + off, size - off,
-                 " clof:<%s, 2 to %d of them joined by '-', lowest level first>",
-                 PL_COMPOSITION_PARTS, PL_COMPOSITION_MAX_LEVELS);
+                 " clof:<%s, 2 to %d of them joined by '-', lowest level first>%s",
+                 PL_COMPOSITION_PARTS, PL_COMPOSITION_MAX_LEVELS,
+#ifdef PL_HAVE_ASL
+                 " asl:<any of these>"
+#else
+                 ""
+#endif
+        );
+}
+
+static __attribute__((unused)) bool pl_env_set(const char *name)
+{
+    const char *v = getenv(name);
+    return v != NULL && *v != 0;
 }
 
 static void pl_configure(void)
@@ -526,7 +556,7 @@ static void pl_configure(void)
     }
     const pl_lockdef_t *d = pl_find(v);
     if (d == NULL) {
-        char known[512];
+        char known[768];
         pl_known_names(known, sizeof known);
         if (pl_is_pending(v))
             pl_say("clof-preload: CLOF_LOCK='%s' is not yet available in this build; "
@@ -538,9 +568,10 @@ static void pl_configure(void)
                    v, known);
         else
             pl_say("clof-preload: unknown lock CLOF_LOCK='%s'; known locks: %s "
-                   "(aliases: tkt hem hemctr; glibc = no replacement); not yet available: %s; "
+                   "(aliases: tkt hem hemctr; glibc = no replacement)%s%s; "
                    "running on glibc's pthread mutexes",
-                   v, known, PL_PENDING_NAMES);
+                   v, known, PL_PENDING_NAMES[0] ? "; not yet available: " : "",
+                   PL_PENDING_NAMES);
         pl_glibc_mode = true;
         return;
     }
@@ -549,6 +580,11 @@ static void pl_configure(void)
          * which this thread may take during start-up only (it is then a
          * no-op, see pl_boot) -- never from inside a lock's first use */
         clof_topo_opts_t o = {NULL, NULL, NULL, CLOF_TOPO_QUIET};
+#ifdef PL_DEFAULT_TOPOLOGY
+        if (!pl_env_set("CLOF_TOPOLOGY") && !pl_env_set("CLOF_EMULATE") &&
+            !pl_env_set("CLOF_SYSFS_ROOT"))
+            o.file = PL_DEFAULT_TOPOLOGY;
+#endif
         clof_topo_error_t err;
         if (clof_topology_install(&o, &err) != 0) {
             pl_say("clof-preload: CLOF_LOCK='%s' needs the machine's hierarchy, which did not "
@@ -695,8 +731,8 @@ static void pl_print_stats(void)
     /* hierarchical locks: blocking acquisitions by the levels they took
      * (1: the lock was passed inside the lowest cohort; the last: the
      * system level was acquired) */
-    char lv[256] = "";
-    if (pl_lock->hierarchical) {
+    char lv[640] = "";
+    if (pl_lock->levels) {
         int top = 0;
         for (int i = 1; i < PL_MAX_LEVELS; i++)
             if (levels[i])
@@ -706,7 +742,15 @@ static void pl_print_stats(void)
             o += (size_t)snprintf(lv + o, sizeof lv - o, "%s%d:%llu", i > 1 ? "," : "", i,
                                   (unsigned long long)levels[i]);
         if (o < sizeof lv)
-            snprintf(lv + o, sizeof lv - o, "]");
+            o += (size_t)snprintf(lv + o, sizeof lv - o, "]");
+    }
+    /* the hierarchy a lock over it ran on */
+    if (pl_lock->hierarchical) {
+        size_t o = strlen(lv);
+        const clof_topology_t *tp = clof_topology();
+        if (o < sizeof lv)
+            snprintf(lv + o, sizeof lv - o, " topology=%s:%s", clof_topo_source_name(tp->source),
+                     tp->origin);
     }
     pl_say("clof-preload[%d]: lock=%s locks_replaced=%llu acquisitions=%llu contended=%llu "
            "(%.2f%%) parks=%llu handovers[system]=%llu%s trylock_busy=%llu timedlock=%llu "

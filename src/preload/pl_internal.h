@@ -57,35 +57,102 @@ static inline void pl_on_acquire_levels(uint32_t taken)
 /* ---- the lock table ---------------------------------------------------------
  * Every lock the library can run; each is one line.  A lock listed here has
  * the one lock interface of clof (include/clof/lock.h), zero bytes are an
- * unlocked lock, and it is thread-oblivious.  pl_mutex.c generates its ops,
- * the box (context) union grows to fit its context, CLOF_LOCK finds it by
- * its name.
+ * unlocked lock, and it is thread-oblivious.  pl_lock_tmpl.h generates its
+ * ops, the box (context) union grows to fit its context, CLOF_LOCK finds it
+ * by its name (pl_name_<id>); pl_destroy_<id>(lock) frees what the lock
+ * built at its first use (its tree) at pthread_mutex_destroy.
  *
  * Basic locks: X(name, NAME), with the descriptor macros CLOF_<NAME>_*. */
 #define PL_BASIC_LOCKS(X) CLOF_BASIC_LOCKS(X)
+#define PL_BASIC_NAMED_(name, NAME)                                            \
+    static const char pl_name_##name[] __attribute__((unused)) = #name;        \
+    static const char pl_name_asl_##name[] __attribute__((unused)) = "asl:" #name; \
+    static inline void pl_destroy_##name(clof_##name##_t *l) { (void)l; }
+PL_BASIC_LOCKS(PL_BASIC_NAMED_)
 /* Locks over the machine's hierarchy: the process topology (CLOF_TOPOLOGY,
  * CLOF_EMULATE or sysfs) is loaded at start-up for them.
- * X(id, "CLOF_LOCK name", destroy): destroy(lock) frees what the lock built
- * at its first use (its tree) at pthread_mutex_destroy; pl_no_destroy where
- * nothing may be freed (a CLH lowest level: its nodes move into the
- * threads' contexts).  The CLoF compositions come from pl_compositions.h. */
+ * X(id, _): the second argument is whatever the list that names the lock
+ * passes (the lists of cohort.h and of bench/gen_compositions.py);
+ * pl_levels_<id>: the lock counts the levels each acquisition took
+ * (compose.h's hook: HMCS, the cohort locks, the compositions; not CNA,
+ * which has no levels).  Nothing
+ * is destroyed where nothing may be freed (CNA's queue nodes are the
+ * threads' contexts; a CLH lowest level moves nodes into the threads'
+ * contexts).  The CLoF compositions come from pl_compositions.h. */
 #define pl_no_destroy(l) ((void)(l))
-#define PL_NUMA_LOCKS(X)                                                       \
-    X(hmcs, "hmcs", clof_hmcs_destroy)                                         \
-    X(cna, "cna", pl_no_destroy)                                               \
-    X(c_bo_mcs, "c-bo-mcs", clof_c_bo_mcs_destroy)                             \
-    X(c_tkt_tkt, "c-tkt-tkt", clof_c_tkt_tkt_destroy)                          \
-    X(c_ptl_tkt, "c-ptl-tkt", clof_c_ptl_tkt_destroy)                          \
-    PL_COMPOSITIONS(X)
+#define PL_NUMA_NAMED_(id, str, destroy, levels)                               \
+    enum { pl_levels_##id = levels };                                          \
+    static const char pl_name_##id[] __attribute__((unused)) = str;            \
+    static const char pl_name_asl_##id[] __attribute__((unused)) = "asl:" str; \
+    static inline void pl_destroy_##id(clof_##id##_t *l) { destroy(l); }
+PL_NUMA_NAMED_(hmcs, "hmcs", clof_hmcs_destroy, 1)
+PL_NUMA_NAMED_(cna, "cna", pl_no_destroy, 0)
+#define PL_COHORT_NAMED_(id, str) PL_NUMA_NAMED_(id, str, clof_##id##_destroy, 1)
+CLOF_COHORT_LOCKS(PL_COHORT_NAMED_)
+#define PL_NAMED_NUMA_LOCKS(X)                                                 \
+    X(hmcs, HMCS)                                                              \
+    X(cna, CNA)                                                                \
+    CLOF_COHORT_LOCKS(X)
+/* The abortable cohort locks (numa/acohort.h): pthread_mutex_timedlock and
+ * _clocklock wait in the lock (clof_<id>_acquire_until) and give up at the
+ * deadline.  A-C-BO-CLH takes its queue nodes from per-thread pools of
+ * libclof that malloc when empty (a thread's first acquisitions): not for
+ * programs whose malloc takes pthread mutexes. */
+#if defined(__has_include)
+#if __has_include(<clof/numa/acohort.h>)
+#define PL_HAVE_ACOHORT 1
+#endif
+#endif
+#ifdef PL_HAVE_ACOHORT
+#include <clof/numa/acohort.h>
+CLOF_ABORTABLE_COHORT_LOCKS(PL_COHORT_NAMED_)
+#define PL_ABORTABLE_LOCKS(X) CLOF_ABORTABLE_COHORT_LOCKS(X)
+#else
+#define PL_ABORTABLE_LOCKS(X)
+#endif
+#define PL_NUMA_LOCKS(X) PL_NAMED_NUMA_LOCKS(X) PL_ABORTABLE_LOCKS(X) PL_COMPOSITIONS(X)
+
+/* The reorderable locks of LibASL (include/clof/asl.h), CLOF_LOCK=asl:<lock>
+ * over every lock above: clof_asl_<id> for each id of PL_BASIC_LOCKS and
+ * PL_NUMA_LOCKS.  They are locks of their own (own ops, own table entries),
+ * so the fast paths of the other locks do not change.  The core type of the
+ * calling cpu comes from the process topology, loaded at start-up for them
+ * as for the hierarchical locks. */
+#if defined(__has_include)
+#if __has_include(<clof/asl.h>)
+#define PL_HAVE_ASL 1
+#endif
+#endif
+#ifdef PL_HAVE_ASL
+#include <clof/asl.h>
+#define PL_ASL_DECLARE_(id, _)                                                 \
+    CLOF_ASL_LOCK(asl_##id, id)                                                \
+    static inline void pl_destroy_asl_##id(clof_asl_##id##_t *l) { pl_destroy_##id(&l->base); }
+PL_BASIC_LOCKS(PL_ASL_DECLARE_)
+PL_NUMA_LOCKS(PL_ASL_DECLARE_)
+#endif
 
 /* Names of CLOF_LOCK accepted by the design that this build cannot run yet;
  * reported as "not yet available" (and the program runs on glibc). */
+#if defined(PL_HAVE_ASL) && defined(PL_HAVE_ACOHORT)
+#define PL_PENDING_NAMES ""
+#elif defined(PL_HAVE_ASL)
+#define PL_PENDING_NAMES "a-c-bo-bo a-c-bo-clh"
+#elif defined(PL_HAVE_ACOHORT)
+#define PL_PENDING_NAMES "asl:<lock>"
+#else
 #define PL_PENDING_NAMES "a-c-bo-bo a-c-bo-clh asl:<lock>"
+#endif
 
 /* The lock used when CLOF_LOCK is unset or empty: the one that met every
  * goal on the 2-vCPU machine of docs/preload.md (the FIFO locks collapse
  * when runnable threads outnumber cpus four to one, see the figures). */
+#ifndef PL_DEFAULT_LOCK
 #define PL_DEFAULT_LOCK "tas"
+#endif
+/* PL_DEFAULT_TOPOLOGY (src/preload/build-best.sh defines it): a hierarchy
+ * file the library loads when none of CLOF_TOPOLOGY, CLOF_EMULATE and
+ * CLOF_SYSFS_ROOT is set. */
 
 /* ---- glibc's mutex kind bits (the __kind word, offset 16) ------------------ */
 #define PL_KIND_TYPE_MASK 3       /* 0 normal, 1 recursive, 2 errorcheck, 3 adaptive */
@@ -142,11 +209,17 @@ static inline uint64_t pl_kind_tw(pl_mutex_t *m)
  * thread's free boxes go back to a global pool when it exits. */
 union pl_ctx {
 #define PL_CTX_MEMBER(name, NAME) clof_##name##_ctx_t name;
-#define PL_CTX_MEMBER_N(id, str, destroy) clof_##id##_ctx_t id;
+#define PL_CTX_MEMBER_N(id, _) clof_##id##_ctx_t id;
+#define PL_CTX_MEMBER_ASL(id, _) clof_asl_##id##_ctx_t asl_##id;
     PL_BASIC_LOCKS(PL_CTX_MEMBER)
     PL_NUMA_LOCKS(PL_CTX_MEMBER_N)
+#ifdef PL_HAVE_ASL
+    PL_BASIC_LOCKS(PL_CTX_MEMBER_ASL)
+    PL_NUMA_LOCKS(PL_CTX_MEMBER_ASL)
+#endif
 #undef PL_CTX_MEMBER
 #undef PL_CTX_MEMBER_N
+#undef PL_CTX_MEMBER_ASL
 };
 
 struct pl_box {
@@ -201,6 +274,7 @@ typedef struct pl_lockdef {
     size_t lock_size, ctx_size;
     bool inplace;            /* the lock lives inside the pthread_mutex_t */
     bool hierarchical;       /* needs the process topology */
+    bool levels;             /* counts the levels its acquisitions take */
     const pl_ops_t *ops;     /* plain */
     const pl_ops_t *ops_st;  /* counting (CLOF_STATS=1) */
 } pl_lockdef_t;

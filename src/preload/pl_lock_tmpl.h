@@ -1,0 +1,462 @@
+/*
+ * src/preload/pl_lock_tmpl.h -- the template of the pthread_mutex_*
+ * operations over one lock of the table (pl_internal.h).
+ *
+ * PL_DEFINE_BASIC(name, NAME), PL_DEFINE_NUMA(id, _) and PL_DEFINE_ASL(id, _)
+ * instantiate, for one lock, the operations twice: plain, and counting for
+ * CLOF_STATS=1 (so that the plain fast path has no statistics branch), as
+ * the hidden constants pl_ops_<lock>0 and pl_ops_<lock>1 that the lock
+ * table of pl_mutex.c points to.  The instantiations are spread over
+ * several files (pl_locks_*.c) so that a parallel build compiles them side
+ * by side.
+ *
+ * Fast path of pthread_mutex_lock for a normal mutex (kind 0, which is what
+ * PTHREAD_MUTEX_INITIALIZER and a default pthread_mutex_init make): take a
+ * box (context) from the thread's free list, acquire the lock with it, and
+ * record the box and the owner's tid in the mutex.  pthread_mutex_unlock
+ * reads the box back from the mutex, so the context is found whatever the
+ * release order and whichever thread releases.  Recursive, errorcheck and
+ * adaptive mutexes take a slightly longer path; robust, priority-protocol
+ * and process-shared mutexes go to glibc untouched.
+ */
+#ifndef CLOF_PRELOAD_LOCK_TMPL_H
+#define CLOF_PRELOAD_LOCK_TMPL_H
+
+#include "pl_internal.h"
+
+#include <sched.h>
+
+/* A lock lives in place when it fits in the first 8 bytes of the mutex. */
+#define PL_INPLACE(name) (sizeof(clof_##name##_t) <= 8 && _Alignof(clof_##name##_t) <= 8)
+
+/* The lock fast path tries the lock (tryacquire) and leaves everything
+ * else to the slow path, so that it makes no call and saves no register;
+ * a lock whose tryacquire itself may wait (CLH: the rare reuse of the free
+ * node) gains nothing from that and acquires directly instead. */
+#define PL_FAST_ACQUIRE(name) PL_FAST_ACQUIRE_##name
+#define PL_FAST_ACQUIRE_tas 0
+#define PL_FAST_ACQUIRE_ttas 0
+#define PL_FAST_ACQUIRE_bo 0
+#define PL_FAST_ACQUIRE_ticket 0
+#define PL_FAST_ACQUIRE_ptl 0
+#define PL_FAST_ACQUIRE_mcs 0
+#define PL_FAST_ACQUIRE_clh 1
+#define PL_FAST_ACQUIRE_hemlock 0
+#define PL_FAST_ACQUIRE_hemlock_ctr 0
+
+/* Timed waiters sleep at most this long between attempts: the wake-up after
+ * a release is not ordered against a timed waiter's registration (that
+ * would cost every unlock a fence), so a wake-up may be missed -- then the
+ * waiter retries after this much, never later than its deadline. */
+#define PL_TIMED_POLL_NS 1000000L
+
+static inline void pl_held(pl_mutex_t *m, pl_box_t *b, int32_t tid)
+{
+    b->mutex = m;
+    clof_atomicptr_write_rlx(&m->box, b);
+    clof_atomic32_write_rlx(&m->owner, (uint32_t)tid);
+}
+
+/* CLOF_STATS: after an acquisition by tid. */
+static inline void pl_count_acquired(pl_mutex_t *m, int32_t tid)
+{
+    pl_tls.st.acquisitions++;
+    uint32_t last = m->last;
+    if (last != (uint32_t)tid) {
+        if (last == 0)
+            pl_tls.st.replaced++;
+        else
+            pl_tls.st.handovers++;
+        m->last = (uint32_t)tid;
+    }
+}
+
+/* The wait of a timed lock (pl_mutex.c): poll `try` and sleep on the
+ * mutex's tw_seq until acquired (0) or the deadline (ETIMEDOUT).  Registered
+ * in tw_waiters by the caller. */
+PL_HIDDEN int pl_timed_wait(pl_mutex_t *m, clockid_t clk, const struct timespec *abs,
+                            bool (*try)(void *l, void *c), void *l, void *c);
+
+/* The wait of pthread_mutex_timedlock/_clocklock once the first try failed:
+ * 0 with the lock held, or ETIMEDOUT.
+ * PL_TIMED_POLL: any lock -- register as a timed waiter of the mutex and
+ * poll (pl_timed_wait).
+ * PL_TIMED_UNTIL: an abortable lock (clof_<name>_acquire_until): wait in
+ * the lock itself until the deadline, converted to the clock of
+ * clof_now_ns() (CLOCK_MONOTONIC) once, at the call: a change of the
+ * realtime clock during the wait does not move it. */
+#define PL_TIMED_POLL(name, m, l, c, clk, abs)                                 \
+    pl_timed_poll_(m, clk, abs, pl_tryfn_##name, l, c)
+static inline int pl_timed_poll_(pl_mutex_t *m, clockid_t clk, const struct timespec *abs,
+                                 bool (*try)(void *l, void *c), void *l, void *c)
+{
+    clof_atomic32_inc(&m->tw_waiters);
+    int r = pl_timed_wait(m, clk, abs, try, l, c);
+    clof_atomic32_dec(&m->tw_waiters);
+    return r;
+}
+#define PL_TIMED_UNTIL(name, m, l, c, clk, abs)                                \
+    (clof_##name##_acquire_until(l, c, pl_deadline_ns(clk, abs)) ? 0 : ETIMEDOUT)
+/* abs on clock clk as a deadline of clof_now_ns(); 0 (try once) if passed */
+static inline uint64_t pl_deadline_ns(clockid_t clk, const struct timespec *abs)
+{
+    struct timespec now;
+    clock_gettime(clk, &now);
+    int64_t left = ((int64_t)abs->tv_sec - (int64_t)now.tv_sec) * 1000000000LL +
+                   ((int64_t)abs->tv_nsec - (int64_t)now.tv_nsec);
+    if (left <= 0)
+        return 0;
+    return clof_now_ns() + (uint64_t)left;
+}
+
+/* A basic lock: its descriptor is checked at compile time. */
+#define PL_DEFINE_BASIC(name, NAME)                                            \
+    _Static_assert(CLOF_##NAME##_ZERO_INIT,                                    \
+                   "the preload library needs all-zero = unlocked");           \
+    _Static_assert(CLOF_##NAME##_THREAD_OBLIVIOUS,                             \
+                   "the preload library needs thread-oblivious locks");       \
+    PL_DEFINE_LOCK(name, PL_FAST_ACQUIRE(name), pl_no_destroy)
+/* A lock over the hierarchy (hmcs.h, cna.h, cohort.h, compose.h: zero bytes
+ * are a valid lock, thread-oblivious by construction). */
+#define PL_DEFINE_NUMA(id, _) PL_DEFINE_LOCK(id, 0, pl_destroy_##id)
+/* An abortable lock over the hierarchy: timed locks wait in the lock. */
+#define PL_DEFINE_ABORTABLE(id, _) PL_DEFINE_LOCK_T(id, 0, pl_destroy_##id, PL_TIMED_UNTIL)
+
+#define PL_DEFINE_LOCK(name, FASTACQ, DESTROY)                                 \
+    PL_DEFINE_LOCK_T(name, FASTACQ, DESTROY, PL_TIMED_POLL)
+#define PL_DEFINE_LOCK_T(name, FASTACQ, DESTROY, TIMED)                        \
+    static inline clof_##name##_t *pl_lockp_##name(pl_mutex_t *m)              \
+    {                                                                          \
+        if (PL_INPLACE(name))                                                  \
+            return (clof_##name##_t *)(void *)&m->lk;                          \
+        void *b = clof_atomicptr_read_acq(&m->lk.blk);                         \
+        if (CLOF_UNLIKELY(b == NULL))                                          \
+            b = pl_block_install(m);                                           \
+        return (clof_##name##_t *)b;                                           \
+    }                                                                          \
+    /* the lock if it is ready to use, else NULL (block not yet installed) */ \
+    static inline clof_##name##_t *pl_lockp_fast_##name(pl_mutex_t *m)         \
+    {                                                                          \
+        if (PL_INPLACE(name))                                                  \
+            return (clof_##name##_t *)(void *)&m->lk;                          \
+        return (clof_##name##_t *)clof_atomicptr_read_acq(&m->lk.blk);         \
+    }                                                                          \
+    static __attribute__((unused)) bool pl_tryfn_##name(void *l, void *c)      \
+    {                                                                          \
+        return clof_##name##_tryacquire((clof_##name##_t *)l,                  \
+                                        (clof_##name##_ctx_t *)c);             \
+    }                                                                          \
+    static void pl_fork_reset_##name(pl_mutex_t *m, pl_box_t *b)              \
+    {                                                                          \
+        if (PL_INPLACE(name))                                                  \
+            m->lk.raw = 0;                                                     \
+        else                                                                   \
+            clof_atomicptr_write_rlx(&m->lk.blk, pl_block_fresh());            \
+        clof_##name##_acquire(pl_lockp_##name(m), &b->ctx.name);               \
+    }                                                                          \
+    PL_DEFINE_OPS(name, FASTACQ, DESTROY, TIMED, 0)                            \
+    PL_DEFINE_OPS(name, FASTACQ, DESTROY, TIMED, 1)
+
+#define PL_DEFINE_OPS(name, FASTACQ, DESTROY, TIMED, S)                        \
+    static inline void pl_acq_##name##S(pl_mutex_t *m)                         \
+    {                                                                          \
+        pl_box_t *b = pl_box_get();                                            \
+        clof_##name##_t *l = pl_lockp_##name(m);                               \
+        if (S) {                                                               \
+            if (!clof_##name##_tryacquire(l, &b->ctx.name)) {                  \
+                pl_tls.st.contended++;                                         \
+                clof_##name##_acquire(l, &b->ctx.name);                        \
+            }                                                                  \
+        } else {                                                               \
+            clof_##name##_acquire(l, &b->ctx.name);                            \
+        }                                                                      \
+        int32_t tid = pl_tid();                                                \
+        pl_held(m, b, tid);                                                    \
+        if (S)                                                                 \
+            pl_count_acquired(m, tid);                                         \
+    }                                                                          \
+    static inline bool pl_try_##name##S(pl_mutex_t *m)                         \
+    {                                                                          \
+        pl_box_t *b = pl_box_get();                                            \
+        if (!clof_##name##_tryacquire(pl_lockp_##name(m), &b->ctx.name)) {     \
+            pl_box_put(b);                                                     \
+            if (S)                                                             \
+                pl_tls.st.trylock_busy++;                                      \
+            return false;                                                      \
+        }                                                                      \
+        int32_t tid = pl_tid();                                                \
+        pl_held(m, b, tid);                                                    \
+        if (S)                                                                 \
+            pl_count_acquired(m, tid);                                         \
+        return true;                                                           \
+    }                                                                          \
+    static inline void pl_rel_##name##S(pl_mutex_t *m, pl_box_t *b)            \
+    {                                                                          \
+        /* read before the release: after it the mutex may be gone */         \
+        uint32_t tw = clof_atomic32_read_rlx(&m->tw_waiters);                  \
+        b->mutex = NULL;                                                       \
+        clof_atomicptr_write_rlx(&m->box, (pl_box_t *)NULL);                   \
+        clof_atomic32_write_rlx(&m->owner, 0);                                 \
+        clof_##name##_release(pl_lockp_##name(m), &b->ctx.name);               \
+        pl_box_put(b);                                                         \
+        if (CLOF_UNLIKELY(tw != 0))                                            \
+            pl_timed_wake(m);                                                  \
+    }                                                                          \
+    static int pl_timed_acq_##name##S(pl_mutex_t *m, clockid_t clk,           \
+                                      const struct timespec *abs)              \
+    {                                                                          \
+        if (S)                                                                 \
+            pl_tls.st.timed++;                                                 \
+        pl_box_t *b = pl_box_get();                                            \
+        clof_##name##_t *l = pl_lockp_##name(m);                               \
+        if (!clof_##name##_tryacquire(l, &b->ctx.name)) {                      \
+            if (!pl_ts_valid(abs)) {                                           \
+                pl_box_put(b);                                                 \
+                return EINVAL;                                                 \
+            }                                                                  \
+            int r = TIMED(name, m, l, &b->ctx.name, clk, abs);                 \
+            if (r != 0) {                                                      \
+                pl_box_put(b);                                                 \
+                if (S)                                                         \
+                    pl_tls.st.timeouts++;                                      \
+                return r;                                                      \
+            }                                                                  \
+            if (S)                                                             \
+                pl_tls.st.contended++;                                         \
+        }                                                                      \
+        int32_t tid = pl_tid();                                                \
+        pl_held(m, b, tid);                                                    \
+        if (S)                                                                 \
+            pl_count_acquired(m, tid);                                         \
+        return 0;                                                              \
+    }                                                                          \
+    /* recursive, errorcheck, adaptive, glibc's */                            \
+    static __attribute__((noinline)) int pl_lock_kind_##name##S(pl_mutex_t *m) \
+    {                                                                          \
+        uint32_t kind = clof_atomic32_read_rlx(&m->kind);                      \
+        if (kind & PL_KIND_GLIBC)                                              \
+            return pl_real.mutex_lock((pthread_mutex_t *)(void *)m);           \
+        uint32_t type = kind & PL_KIND_TYPE_MASK;                              \
+        if (type == PL_KIND_RECURSIVE || type == PL_KIND_ERRORCHECK) {         \
+            if ((int32_t)clof_atomic32_read_rlx(&m->owner) == pl_tid()) {      \
+                if (type == PL_KIND_ERRORCHECK)                                \
+                    return EDEADLK;                                            \
+                if (m->count == UINT32_MAX)                                    \
+                    return EAGAIN;                                             \
+                m->count++;                                                    \
+                return 0;                                                      \
+            }                                                                  \
+            pl_acq_##name##S(m);                                               \
+            m->count = 1;                                                      \
+            return 0;                                                          \
+        }                                                                      \
+        pl_acq_##name##S(m);                                                   \
+        return 0;                                                              \
+    }                                                                          \
+    static __attribute__((noinline)) int pl_lock_slow_##name##S(pl_mutex_t *m) \
+    {                                                                          \
+        if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
+            return pl_lock_kind_##name##S(m);                                  \
+        pl_acq_##name##S(m);                                                   \
+        return 0;                                                              \
+    }                                                                          \
+    /* The fast path: a normal mutex, the thread's cached box, the lock free. \
+     * Anything else -- and every call when counting -- takes the slow path, \
+     * which starts over.  No call but tail calls: no registers to save. */  \
+    static int pl_lock_##name##S(pthread_mutex_t *pm)                          \
+    {                                                                          \
+        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
+        if (S)                                                                 \
+            return pl_lock_slow_##name##S(m);                                  \
+        pl_box_t *b = pl_tls.cache;                                            \
+        int32_t tid = pl_tls.tid;                                              \
+        clof_##name##_t *l = pl_lockp_fast_##name(m);                          \
+        if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
+            return pl_lock_slow_##name##S(m);                                  \
+        if (CLOF_UNLIKELY(b == NULL))                                          \
+            return pl_lock_slow_##name##S(m);                                  \
+        if (CLOF_UNLIKELY(tid == 0))                                           \
+            return pl_lock_slow_##name##S(m);                                  \
+        if (CLOF_UNLIKELY(l == NULL))                                          \
+            return pl_lock_slow_##name##S(m);                                  \
+        if (FASTACQ) {                                                         \
+            pl_tls.cache = NULL;                                               \
+            clof_##name##_acquire(l, &b->ctx.name);                            \
+        } else {                                                               \
+            if (CLOF_UNLIKELY(!clof_##name##_tryacquire(l, &b->ctx.name)))     \
+                return pl_lock_slow_##name##S(m);                              \
+            pl_tls.cache = NULL;                                               \
+        }                                                                      \
+        pl_held(m, b, tid);                                                    \
+        return 0;                                                              \
+    }                                                                          \
+    static __attribute__((noinline)) int pl_trylock_kind_##name##S(           \
+        pl_mutex_t *m)                                                         \
+    {                                                                          \
+        uint32_t kind = clof_atomic32_read_rlx(&m->kind);                      \
+        if (kind & PL_KIND_GLIBC)                                              \
+            return pl_real.mutex_trylock((pthread_mutex_t *)(void *)m);        \
+        uint32_t type = kind & PL_KIND_TYPE_MASK;                              \
+        if (type == PL_KIND_RECURSIVE || type == PL_KIND_ERRORCHECK) {         \
+            if ((int32_t)clof_atomic32_read_rlx(&m->owner) == pl_tid()) {      \
+                if (type == PL_KIND_ERRORCHECK)                                \
+                    return EBUSY;                                              \
+                if (m->count == UINT32_MAX)                                    \
+                    return EAGAIN;                                             \
+                m->count++;                                                    \
+                return 0;                                                      \
+            }                                                                  \
+            if (!pl_try_##name##S(m))                                          \
+                return EBUSY;                                                  \
+            m->count = 1;                                                      \
+            return 0;                                                          \
+        }                                                                      \
+        return pl_try_##name##S(m) ? 0 : EBUSY;                                \
+    }                                                                          \
+    static __attribute__((noinline)) int pl_trylock_slow_##name##S(pl_mutex_t *m) \
+    {                                                                          \
+        if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
+            return pl_trylock_kind_##name##S(m);                               \
+        return pl_try_##name##S(m) ? 0 : EBUSY;                                \
+    }                                                                          \
+    static int pl_trylock_##name##S(pthread_mutex_t *pm)                       \
+    {                                                                          \
+        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
+        if (S)                                                                 \
+            return pl_trylock_slow_##name##S(m);                               \
+        pl_box_t *b = pl_tls.cache;                                            \
+        int32_t tid = pl_tls.tid;                                              \
+        clof_##name##_t *l = pl_lockp_fast_##name(m);                          \
+        if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
+            return pl_trylock_slow_##name##S(m);                               \
+        if (CLOF_UNLIKELY(b == NULL))                                          \
+            return pl_trylock_slow_##name##S(m);                               \
+        if (CLOF_UNLIKELY(tid == 0))                                           \
+            return pl_trylock_slow_##name##S(m);                               \
+        if (CLOF_UNLIKELY(l == NULL))                                          \
+            return pl_trylock_slow_##name##S(m);                               \
+        if (!clof_##name##_tryacquire(l, &b->ctx.name))                        \
+            return EBUSY;                                                      \
+        pl_tls.cache = NULL;                                                   \
+        pl_held(m, b, tid);                                                    \
+        return 0;                                                              \
+    }                                                                          \
+    static __attribute__((noinline)) int pl_unlock_kind_##name##S(            \
+        pl_mutex_t *m)                                                         \
+    {                                                                          \
+        uint32_t kind = clof_atomic32_read_rlx(&m->kind);                      \
+        if (kind & PL_KIND_GLIBC)                                              \
+            return pl_real.mutex_unlock((pthread_mutex_t *)(void *)m);         \
+        uint32_t type = kind & PL_KIND_TYPE_MASK;                              \
+        if (type == PL_KIND_RECURSIVE || type == PL_KIND_ERRORCHECK) {         \
+            if ((int32_t)clof_atomic32_read_rlx(&m->owner) != pl_tid())        \
+                return EPERM;                                                  \
+            if (type == PL_KIND_RECURSIVE && --m->count != 0)                  \
+                return 0;                                                      \
+        }                                                                      \
+        pl_box_t *b = clof_atomicptr_read_rlx(&m->box);                        \
+        if (CLOF_UNLIKELY(b == NULL))                                          \
+            return EPERM;                                                      \
+        pl_rel_##name##S(m, b);                                                \
+        return 0;                                                              \
+    }                                                                          \
+    static __attribute__((noinline)) int pl_unlock_slow_##name##S(pl_mutex_t *m) \
+    {                                                                          \
+        if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
+            return pl_unlock_kind_##name##S(m);                                \
+        pl_box_t *b = clof_atomicptr_read_rlx(&m->box);                        \
+        if (CLOF_UNLIKELY(b == NULL))                                          \
+            return EPERM; /* not locked */                                     \
+        pl_rel_##name##S(m, b);                                                \
+        return 0;                                                              \
+    }                                                                          \
+    /* The fast path: a normal mutex, no timed waiter, the cache empty; the \
+     * box is cached before the release, which is the last thing done. */   \
+    static int pl_unlock_##name##S(pthread_mutex_t *pm)                        \
+    {                                                                          \
+        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
+        if (S)                                                                 \
+            return pl_unlock_slow_##name##S(m);                                \
+        pl_box_t *b = clof_atomicptr_read_rlx(&m->box);                        \
+        if (CLOF_UNLIKELY(pl_kind_tw(m) != 0))                                 \
+            return pl_unlock_slow_##name##S(m);                                \
+        if (CLOF_UNLIKELY(b == NULL))                                          \
+            return pl_unlock_slow_##name##S(m);                                \
+        if (CLOF_UNLIKELY(pl_tls.cache != NULL))                               \
+            return pl_unlock_slow_##name##S(m);                                \
+        clof_##name##_t *l = pl_lockp_fast_##name(m);                          \
+        b->mutex = NULL;                                                       \
+        clof_atomicptr_write_rlx(&m->box, (pl_box_t *)NULL);                   \
+        pl_tls.cache = b;                                                      \
+        clof_##name##_release(l, &b->ctx.name);                                \
+        return 0;                                                              \
+    }                                                                          \
+    static int pl_timedlock_##name##S(pthread_mutex_t *pm, clockid_t clk,     \
+                                      const struct timespec *abs, int api)     \
+    {                                                                          \
+        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
+        if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC)                   \
+            return EINVAL;                                                     \
+        uint32_t kind = clof_atomic32_read_rlx(&m->kind);                      \
+        if (kind & PL_KIND_GLIBC) {                                            \
+            if (api == 0)                                                      \
+                return pl_real.mutex_timedlock(pm, abs);                       \
+            return pl_real.mutex_clocklock ? pl_real.mutex_clocklock(pm, clk, abs) \
+                                           : EINVAL;                           \
+        }                                                                      \
+        uint32_t type = kind & PL_KIND_TYPE_MASK;                              \
+        if (type == PL_KIND_RECURSIVE || type == PL_KIND_ERRORCHECK) {         \
+            if ((int32_t)clof_atomic32_read_rlx(&m->owner) == pl_tid()) {      \
+                if (type == PL_KIND_ERRORCHECK)                                \
+                    return EDEADLK;                                            \
+                if (m->count == UINT32_MAX)                                    \
+                    return EAGAIN;                                             \
+                m->count++;                                                    \
+                return 0;                                                      \
+            }                                                                  \
+            int r = pl_timed_acq_##name##S(m, clk, abs);                       \
+            if (r == 0)                                                        \
+                m->count = 1;                                                  \
+            return r;                                                          \
+        }                                                                      \
+        return pl_timed_acq_##name##S(m, clk, abs);                            \
+    }                                                                          \
+    static int pl_destroy_##name##S(pthread_mutex_t *pm)                       \
+    {                                                                          \
+        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
+        if (clof_atomic32_read_rlx(&m->kind) & PL_KIND_GLIBC)                  \
+            return pl_real.mutex_destroy(pm);                                  \
+        if (clof_atomicptr_read_rlx(&m->box) != NULL)                          \
+            return EBUSY;                                                      \
+        if (!PL_INPLACE(name)) {                                               \
+            void *blk = clof_atomicptr_xchg(&m->lk.blk, (void *)NULL);         \
+            if (blk != NULL)                                                   \
+                pl_block_free(blk);                                            \
+        } else {                                                               \
+            DESTROY((clof_##name##_t *)(void *)&m->lk);                        \
+        }                                                                      \
+        return 0;                                                              \
+    }                                                                          \
+    PL_HIDDEN const pl_ops_t pl_ops_##name##S = {                                 \
+        pl_lock_##name##S,     pl_trylock_##name##S, pl_unlock_##name##S,      \
+        pl_timedlock_##name##S, pl_destroy_##name##S, pl_fork_reset_##name,    \
+    };
+
+/* The ops of every lock, defined by the instantiations (pl_locks_*.c). */
+#define PL_OPS_DECL_(name, _)                                                  \
+    extern const pl_ops_t pl_ops_##name##0 PL_HIDDEN;                          \
+    extern const pl_ops_t pl_ops_##name##1 PL_HIDDEN;
+#define PL_OPS_DECL_ASL_(id, _) PL_OPS_DECL_(asl_##id, _)
+PL_BASIC_LOCKS(PL_OPS_DECL_)
+PL_NUMA_LOCKS(PL_OPS_DECL_)
+#ifdef PL_HAVE_ASL
+PL_BASIC_LOCKS(PL_OPS_DECL_ASL_)
+PL_NUMA_LOCKS(PL_OPS_DECL_ASL_)
+#endif
+
+/* The reorderable lock (LibASL) over lock `id` of the table: clof_asl_<id>
+ * (pl_internal.h); a lock of its own, so the other locks' paths are
+ * untouched. */
+#define PL_DEFINE_ASL(id, _) PL_DEFINE_LOCK(asl_##id, 0, pl_destroy_asl_##id)
+
+#endif /* CLOF_PRELOAD_LOCK_TMPL_H */

@@ -1,0 +1,8 @@
+/*
+ * src/preload/pl_locks_comp.c -- the pthread_mutex_* operations over the
+ * CLoF compositions (CLOF_LOCK=clof:<name>), instantiated from
+ * pl_lock_tmpl.h.
+ */
+#include "pl_lock_tmpl.h"
+
+PL_COMPOSITIONS(PL_DEFINE_NUMA)

@@ -1,0 +1,437 @@
+"""Tests of the CLoF workflow: the ranking (tools/clof_rank.py) on fixed data,
+`clof select` end to end on a tiny emulated machine, `clof report`, the
+best-lock artifacts and the errors of bad arguments (docs/workflow.md).
+
+Environment (tests/workflow/CMakeLists.txt sets it):
+  CLOF_BINDIR     the build's bin/ (clof, clof-bench, pl_leveldb_readrandom)
+  CLOF_INCLUDE    the source tree's include/
+  CLOF_STATIC     libclof.a
+  CLOF_CC         the C compiler (CLOF_CXX: the C++ compiler)
+  PYTHONPATH      tools/
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import clof_rank
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BIN = os.environ.get("CLOF_BINDIR", "")
+CLOF = os.path.join(BIN, "clof")
+
+
+def clof(*argv, timeout=120):
+    return subprocess.run([CLOF] + list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, timeout=timeout)
+
+
+# ---- ranking on fixed data ----------------------------------------------------------
+
+class Rank(unittest.TestCase):
+    # A is best at low contention, B at high contention, C is mediocre
+    # everywhere, D is worst at high contention.
+    THREADS = [1, 2, 4, 8]
+    TABLE = {
+        "A": {1: 100.0, 2: 80.0, 4: 40.0, 8: 20.0},
+        "B": {1: 60.0, 2: 60.0, 4: 60.0, 8: 60.0},
+        "C": {1: 70.0, 2: 50.0, 4: 45.0, 8: 40.0},
+        "D": {1: 90.0, 2: 70.0, 4: 30.0, 8: 10.0},
+    }
+
+    def test_weights(self):
+        self.assertEqual([round(x, 6) for x in clof_rank.weights(self.THREADS, "hc")],
+                         [round(x / 15.0, 6) for x in (1, 2, 4, 8)])
+        lc = clof_rank.weights(self.THREADS, "lc")
+        self.assertAlmostEqual(sum(lc), 1.0)
+        self.assertAlmostEqual(lc[0], 1.0 / (1 + 0.5 + 0.25 + 0.125))
+        self.assertGreater(lc[0], lc[-1])
+        u = clof_rank.weights(self.THREADS, "hc", [1, 1, 1, 1])
+        self.assertEqual(u, [0.25] * 4)
+        with self.assertRaises(ValueError):
+            clof_rank.weights(self.THREADS, "hc", [1, 2])
+        with self.assertRaises(ValueError):
+            clof_rank.weights(self.THREADS, "hc", [1, 0, 1, 1])
+        with self.assertRaises(ValueError):
+            clof_rank.weights(self.THREADS, "xx")
+
+    def test_hc_lc_worst(self):
+        rk = clof_rank.rank(self.TABLE, self.THREADS, sorted(self.TABLE))
+        self.assertEqual(rk["hc_best"], "B")
+        self.assertEqual(rk["lc_best"], "A")
+        self.assertEqual(rk["worst"], "D")
+        # by hand: references are the column maxima 100, 80, 60, 60
+        hc = [1 / 15, 2 / 15, 4 / 15, 8 / 15]
+        exp_b = hc[0] * 0.6 + hc[1] * 0.75 + hc[2] * 1 + hc[3] * 1
+        self.assertAlmostEqual(rk["scores"]["B"]["hc"], exp_b)
+        self.assertEqual(rk["order"]["hc"], ["B", "C", "A", "D"])
+
+    def test_raw_average(self):
+        # raw ops/s: the weights alone decide; D's 90 at 1 thread no longer
+        # dominates a normalised column
+        rk = clof_rank.rank(self.TABLE, self.THREADS, sorted(self.TABLE), normalize="none")
+        self.assertAlmostEqual(rk["scores"]["A"]["hc"], (100 + 160 + 160 + 160) / 15.0)
+        self.assertEqual(rk["hc_best"], "B")
+        self.assertEqual(rk["lc_best"], "A")
+
+    def test_user_weights(self):
+        # all weight on 1 thread for HC (and so on 8 threads for LC): swapped
+        rk = clof_rank.rank(self.TABLE, self.THREADS, sorted(self.TABLE),
+                            user_weights=[1000, 1, 1, 1])
+        self.assertEqual(rk["hc_best"], "A")
+        self.assertEqual(rk["lc_best"], "B")
+        self.assertTrue(rk["user_weights"])
+        self.assertIn("user base weights", clof_rank.weights_text(rk)[0])
+
+    def test_failed_run_never_best(self):
+        t = {k: dict(v) for k, v in self.TABLE.items()}
+        del t["B"][4]
+        rk = clof_rank.rank(t, self.THREADS, sorted(t))
+        self.assertEqual(rk["incomplete"], ["B"])
+        self.assertNotIn("B", rk["order"]["hc"])
+        self.assertEqual(rk["hc_best"], "C")
+
+    def test_baselines_scored_not_ranked(self):
+        t = dict(self.TABLE)
+        t["hmcs"] = {1: 1000.0, 2: 1000.0, 4: 1000.0, 8: 1000.0}
+        rk = clof_rank.rank(t, self.THREADS, sorted(self.TABLE), extra=["hmcs"])
+        self.assertEqual(rk["hc_best"], "B")  # references are the candidates'
+        self.assertAlmostEqual(rk["scores"]["hmcs"]["hc"], sum(
+            w * 1000.0 / r for w, r in zip(clof_rank.weights(self.THREADS, "hc"),
+                                            [100, 80, 60, 60])))
+
+    def test_aggregate_median(self):
+        recs = [{"lock": "A", "threads": 2, "ops_per_s": v} for v in (5, 1, 3)] + \
+               [{"lock": "A", "threads": 4, "ops_per_s": None}]
+        self.assertEqual(clof_rank.aggregate(recs), {"A": {2: 3.0}})
+
+    def test_zero_is_a_result(self):
+        t = {k: dict(v) for k, v in self.TABLE.items()}
+        t["D"][8] = 0.0   # measured, nothing done: worst, not unranked
+        rk = clof_rank.rank(t, self.THREADS, sorted(t))
+        self.assertEqual(rk["incomplete"], [])
+        self.assertEqual(rk["worst"], "D")
+
+    def test_ties_by_name(self):
+        t = {"b": {1: 1.0}, "a": {1: 1.0}}
+        rk = clof_rank.rank(t, [1], ["b", "a"])
+        self.assertEqual(rk["hc_best"], "a")
+        self.assertEqual(rk["worst"], "b")
+
+
+# ---- clof select end to end, the artifacts, clof report -----------------------------
+
+class Select(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="clof-wf-")
+        cls.out = os.path.join(cls.tmp, "sel")
+        # 2 basic locks, 2 levels (numa, system) of an emulated 4-cpu machine
+        cls.r = clof("select", "--out", cls.out, "--emulate", "numa:2,core:2",
+                     "--locks", "tkt,mcs", "--threads", "1,2,4", "--runs", "1",
+                     "--duration", "0.05", "--no-heatmap", "--no-preload-lib", timeout=170)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_select(self):
+        r = self.r
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for f in ("params.json", "results.jsonl", "ranking.json", "ranking.txt",
+                  "hierarchy.topo", "clof_best.h", "clof-best.env"):
+            self.assertTrue(os.path.isfile(os.path.join(self.out, f)), f)
+        with open(os.path.join(self.out, "results.jsonl")) as f:
+            recs = [json.loads(l) for l in f if l.strip()]
+        locks = {x["lock"] for x in recs}
+        self.assertEqual({"tkt-tkt", "tkt-mcs", "mcs-tkt", "mcs-mcs"} - locks, set())
+        self.assertTrue({"mcs", "hmcs", "cna", "c-bo-mcs", "pthread"} <= locks, locks)
+        self.assertEqual(len(recs), 9 * 3)
+        for x in recs:
+            self.assertEqual(x["mutex_check"], "ok")
+            self.assertEqual(x["topology"]["levels"], ["numa", "system"])
+            self.assertTrue(x["topology"]["emulated"])
+        with open(os.path.join(self.out, "ranking.json")) as f:
+            rk = json.load(f)
+        cands = {"tkt-tkt", "tkt-mcs", "mcs-tkt", "mcs-mcs"}
+        for k in ("hc_best", "lc_best", "worst"):
+            self.assertIn(rk[k], cands)
+        # the ranking agrees with clof_rank on the recorded data
+        table = clof_rank.aggregate(recs)
+        again = clof_rank.rank(table, [1, 2, 4], sorted(cands))
+        self.assertEqual((again["hc_best"], again["lc_best"], again["worst"]),
+                         (rk["hc_best"], rk["lc_best"], rk["worst"]))
+        # the weights are printed
+        self.assertIn("HC weights", r.stdout)
+        self.assertIn("LC weights", r.stdout)
+        self.assertRegex(r.stdout, r"HC-best: \S+ +LC-best: \S+ +worst: \S+")
+        self.assertIn("ETA", r.stderr)
+        with open(os.path.join(self.out, "hierarchy.topo")) as f:
+            topo = f.read()
+        self.assertIn("level numa", topo)
+
+    def test_report_files(self):
+        self.assertEqual(self.r.returncode, 0, self.r.stderr)
+        for f in ("report.md", "report.html", "beam.png", "fairness.png"):
+            p = os.path.join(self.out, f)
+            self.assertTrue(os.path.isfile(p) and os.path.getsize(p) > 0, f)
+        with open(os.path.join(self.out, "report.md")) as f:
+            md = f.read()
+        for s in ("HC-best", "LC-best", "worst", "beam.png", "HC weights", "Handover locality",
+                  "EMULATED", "Machine and parameters", "load average"):
+            self.assertIn(s, md)
+        with open(os.path.join(self.out, "report.html")) as f:
+            page = f.read()
+        self.assertGreaterEqual(page.count("data:image/png;base64,"), 2)
+        self.assertNotIn('src="beam.png"', page)  # self-contained
+
+    def test_report_again_elsewhere(self):
+        out2 = os.path.join(self.tmp, "rep2")
+        r = clof("report", self.out, "--out", out2, "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(os.listdir(out2)),
+                         ["beam.png", "fairness.png", "report.html", "report.md"])
+
+    def test_best_header_mutual_exclusion(self):
+        self.assertEqual(self.r.returncode, 0, self.r.stderr)
+        cc = os.environ.get("CLOF_CC", "cc")
+        exe = os.path.join(self.tmp, "best_smoke")
+        c = subprocess.run([cc, "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror",
+                            "-I", os.environ["CLOF_INCLUDE"], "-I", self.out,
+                            os.path.join(HERE, "best_smoke.c"), os.environ["CLOF_STATIC"],
+                            "-lpthread", "-o", exe], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        self.assertEqual(c.returncode, 0, c.stdout)
+        r = subprocess.run([exe, "6", "20000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        with open(os.path.join(self.out, "ranking.json")) as f:
+            picked = json.load(f)["picked"]
+        self.assertIn("lock %s (LC-best) over numa,system: 2 levels" % picked, r.stdout)
+
+    def test_best_header_cxx17(self):
+        self.assertEqual(self.r.returncode, 0, self.r.stderr)
+        cxx = os.environ.get("CLOF_CXX", "c++")
+        src = os.path.join(self.tmp, "best.cpp")
+        with open(src, "w") as f:
+            f.write('#include "clof_best.h"\n'
+                    "static clof_best_t lock = CLOF_BEST_INITIALIZER;\n"
+                    "int main() { clof_best_ctx_t c{}; clof_best_acquire(&lock, &c);\n"
+                    "  bool w = clof_best_has_waiters(&lock, &c); clof_best_release(&lock, &c);\n"
+                    "  return w ? 1 : 0; }\n")
+        exe = os.path.join(self.tmp, "best_cxx")
+        c = subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror",
+                            "-I", os.environ["CLOF_INCLUDE"], "-I", self.out, src,
+                            os.environ["CLOF_STATIC"], "-lpthread", "-o", exe],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.assertEqual(c.returncode, 0, c.stdout)
+        self.assertEqual(subprocess.call([exe], timeout=60), 0)
+
+    def test_selected_lock_under_leveldb(self):
+        self.assertEqual(self.r.returncode, 0, self.r.stderr)
+        drv = os.path.join(BIN, "pl_leveldb_readrandom")
+        if not os.access(drv, os.X_OK):
+            self.skipTest("pl_leveldb_readrandom not built (LevelDB missing)")
+        db = os.path.join(self.tmp, "db")
+        r = clof("run", "--select", self.out, "--", drv, "--db", db, "--keys", "5000",
+                 "--threads", "4", "--duration", "0.5", timeout=120)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        rec = json.loads(r.stdout.strip().splitlines()[-1])
+        self.assertEqual(rec["errors"], 0)
+        self.assertTrue(rec["preloaded"])
+        with open(os.path.join(self.out, "ranking.json")) as f:
+            picked = json.load(f)["picked"]
+        self.assertIn(picked, rec["lock"])
+        self.assertFalse(os.path.exists(os.path.join(self.out, "libclof-best.so")))
+
+
+class BestPreload(unittest.TestCase):
+    """libclof-best.so: clof select builds it with src/preload/build-best.sh;
+    the LevelDB driver under LD_PRELOAD of it (no CLOF_LOCK) runs on the
+    selected lock and passes its value checks"""
+
+    def test_libclof_best(self):
+        root = os.path.dirname(os.path.dirname(HERE))
+        if not os.path.isfile(os.path.join(root, "src", "preload", "build-best.sh")):
+            self.skipTest("src/preload/build-best.sh is not there")
+        tmp = tempfile.mkdtemp(prefix="clof-wf-")
+        try:
+            out = os.path.join(tmp, "sel")
+            r = clof("select", "--out", out, "--emulate", "numa:2,core:2", "--locks", "tkt,mcs",
+                     "--threads", "1,2", "--runs", "1", "--duration", "0.02",
+                     "--baselines", "none", "--no-heatmap", "--no-report", timeout=600)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            so = os.path.join(out, "libclof-best.so")
+            self.assertTrue(os.path.isfile(so), r.stderr)
+            with open(os.path.join(out, "ranking.json")) as f:
+                picked = json.load(f)["picked"]
+            with open(os.path.join(out, "params.json")) as f:
+                art = json.load(f)["artifacts"]["libclof-best.so"]
+            self.assertTrue(art["ok"], art)
+            drv = os.path.join(BIN, "pl_leveldb_readrandom")
+            if not os.access(drv, os.X_OK):
+                self.skipTest("pl_leveldb_readrandom not built (LevelDB missing)")
+            env = {k: v for k, v in os.environ.items()
+                   if k not in ("CLOF_LOCK", "CLOF_TOPOLOGY", "CLOF_EMULATE")}
+            env["LD_PRELOAD"] = so
+            r = subprocess.run([drv, "--db", os.path.join(tmp, "db"), "--keys", "5000",
+                                "--threads", "4", "--duration", "0.5"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               timeout=120)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            rec = json.loads(r.stdout.strip().splitlines()[-1])
+            self.assertEqual(rec["errors"], 0)
+            self.assertTrue(rec["preloaded"])
+            self.assertIn(picked, rec["lock"])
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+class LevelDB(unittest.TestCase):
+    """--workload leveldb: the LevelDB driver under libclof-preload.so for every
+    composition and baseline, values checked, the library ran the lock"""
+
+    def test_leveldb_workload(self):
+        if not os.access(os.path.join(BIN, "pl_leveldb_readrandom"), os.X_OK):
+            self.skipTest("pl_leveldb_readrandom not built (LevelDB missing)")
+        tmp = tempfile.mkdtemp(prefix="clof-wf-")
+        try:
+            out = os.path.join(tmp, "sel")
+            r = clof("select", "--workload", "leveldb", "--out", out, "--emulate",
+                     "numa:2,core:2", "--locks", "tkt,mcs", "--threads", "1,2", "--runs", "1",
+                     # long enough for a thread of a loaded machine to finish a Get (the
+                     # driver fails a run without one)
+                     "--duration", "0.3", "--keys", "2000", "--baselines", "hmcs,glibc",
+                     "--no-heatmap", "--no-preload-lib", timeout=170)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(out, "results.jsonl")) as f:
+                recs = [json.loads(l) for l in f if l.strip()]
+            self.assertEqual(len(recs), 6 * 2)
+            for x in recs:
+                self.assertEqual(x["errors"], 0)
+                self.assertEqual(x["workload"], "leveldb")
+                if x["lock"] == "pthread":
+                    self.assertEqual(x["driver_lock"], "glibc")
+                else:
+                    self.assertTrue(x["preloaded"])
+                    self.assertIn(x["lock"], x["driver_lock"])
+            self.assertTrue(os.path.isfile(os.path.join(out, "report.html")))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+class Simulate(unittest.TestCase):
+    """--simulate PROFILE goes to clof-bench; --levels reduces the profile's
+    hierarchy; glibc is left out (it cannot be simulated); no artifacts"""
+
+    def test_simulate(self):
+        r = subprocess.run([os.path.join(BIN, "clof-bench"), "--simulate", "kunpeng920",
+                            "--lock", "mcs", "--threads", "2", "--json"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0:
+            self.skipTest("this clof-bench does not simulate: " + r.stderr.strip())
+        tmp = tempfile.mkdtemp(prefix="clof-wf-")
+        try:
+            out = os.path.join(tmp, "sel")
+            r = clof("select", "--simulate", "kunpeng920", "--levels", "numa", "--out", out,
+                     "--locks", "tkt,mcs", "--threads", "1,8", "--runs", "1", "--no-heatmap",
+                     timeout=170)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("pthread cannot be simulated", r.stderr)
+            with open(os.path.join(out, "results.jsonl")) as f:
+                recs = [json.loads(l) for l in f if l.strip()]
+            self.assertEqual(len(recs), (4 + 4) * 2)
+            for x in recs:
+                self.assertTrue(x["simulated"])
+                self.assertEqual(x["topology"]["levels"], ["numa", "system"])
+            self.assertFalse(os.path.exists(os.path.join(out, "clof_best.h")))
+            with open(os.path.join(out, "report.md")) as f:
+                self.assertIn("(SIMULATED)", f.read())
+            e = clof("select", "--simulate", "kunpeng920", "--levels", "core",
+                     "--out", out).stderr
+            self.assertIn("level 'core' is not in the hierarchy", e)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ---- bad arguments --------------------------------------------------------------------
+
+class BadArgs(unittest.TestCase):
+    def bad(self, *argv):
+        r = clof(*argv)
+        self.assertEqual(r.returncode, 2, "%s: rc %d\n%s%s" % (argv, r.returncode, r.stdout,
+                                                             r.stderr))
+        self.assertEqual(r.stdout, "")
+        return r.stderr
+
+    def test_unknown_basic_lock(self):
+        e = self.bad("select", "--locks", "tkt,mutex", "--emulate", "numa:2,core:2")
+        self.assertIn("unknown basic lock 'mutex'", e)
+        for k in ("tkt", "mcs", "clh", "hem"):
+            self.assertIn(k, e)
+
+    def test_unknown_baseline(self):
+        e = self.bad("select", "--baselines", "mcs,nosuch", "--emulate", "numa:2,core:2")
+        self.assertIn("unknown lock 'nosuch'", e)
+        self.assertIn("hmcs", e)
+
+    def test_level_not_in_hierarchy(self):
+        e = self.bad("select", "--levels", "cache", "--emulate", "numa:2,core:2")
+        self.assertIn("level 'cache' is not in the hierarchy", e)
+        self.assertIn("numa, system", e)
+
+    def test_too_many_levels(self):
+        e = self.bad("select", "--levels", "core,cache,numa,package",
+                     "--emulate", "package:2,numa:2,cache:2,core:2,cpu:2")
+        self.assertIn("at most 4", e)
+
+    def test_zero_threads(self):
+        e = self.bad("select", "--threads", "0,2", "--emulate", "numa:2,core:2")
+        self.assertIn("thread counts must be at least 1", e)
+        e = self.bad("select", "--threads", "two", "--emulate", "numa:2,core:2")
+        self.assertIn("got 'two'", e)
+
+    def test_bad_weights(self):
+        e = self.bad("select", "--threads", "1,2", "--weights", "1,2,3",
+                     "--emulate", "numa:2,core:2")
+        self.assertIn("3 weights for 2 thread counts", e)
+
+    def test_bad_hierarchy(self):
+        e = self.bad("select", "--emulate", "numa:x")
+        self.assertIn("numa:x", e)
+
+    def test_bad_duration_runs(self):
+        self.assertIn("--duration", self.bad("select", "--duration", "0"))
+        self.assertIn("--runs", self.bad("select", "--runs", "0"))
+
+    def test_report_not_a_folder(self):
+        d = tempfile.mkdtemp(prefix="clof-wf-")
+        try:
+            e = self.bad("report", d)
+            self.assertIn("no params.json", e)
+            with open(os.path.join(d, "params.json"), "w") as f:
+                f.write("{")
+            for n in ("results.jsonl", "ranking.json"):
+                with open(os.path.join(d, n), "w") as f:
+                    f.write("{}\n")
+            e = self.bad("report", d)
+            self.assertIn("params.json: not valid JSON", e)
+        finally:
+            shutil.rmtree(d)
+
+    def test_run_unknown_lock(self):
+        if not os.path.isfile(os.path.join(BIN, "..", "lib", "libclof-preload.so")):
+            self.skipTest("libclof-preload.so not built")
+        e = self.bad("run", "--lock", "mcss", "--", "true")
+        self.assertIn("unknown lock", e)
+        self.assertIn("hmcs", e)
+
+    def test_run_no_program(self):
+        self.bad("run", "--lock", "mcs")
+
+
+if __name__ == "__main__":
+    unittest.main()

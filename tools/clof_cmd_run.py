@@ -1,0 +1,164 @@
+"""clof run -- run a program over a clof lock through the preload library
+(docs/workflow.md, docs/preload.md).
+
+    clof run [--select DIR | --lock NAME] [--stats] [--preload LIB]
+             [--topology FILE | --emulate SHAPE] [--dry-run] -- PROGRAM [ARGS...]
+
+--select DIR   the lock `clof select` picked into DIR: DIR/libclof-best.so when
+               it was built, else libclof-preload.so with DIR/clof-best.env
+               (CLOF_LOCK and the hierarchy the selection used).
+               Default: the newest results/select-*/ under the current folder.
+--lock NAME    any lock of libclof-preload.so (CLOF_LOCK: mcs, hmcs, cna,
+               c-bo-mcs, clof:tkt-mcs-clh, glibc ...); a composition may be
+               given without "clof:" (tkt-mcs-clh), pthread means glibc.
+--stats        CLOF_STATS=1: the library prints its statistics at exit.
+--dry-run      print the environment and command instead of running it.
+
+The program's exit status is clof run's.  A lock name the library does not
+know is refused before the program starts, with the library's list of the
+known ones.
+"""
+
+import argparse
+import glob
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import clof_common
+
+CMD = "run"
+COMPOSITION = re.compile(r"^(tkt|mcs|clh|hem|ticket|hemlock)(-(tkt|mcs|clh|hem|ticket|hemlock))+$")
+
+
+def add_arguments(p):
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--select", metavar="DIR",
+                   help="a clof select results folder (default: the newest results/select-*)")
+    g.add_argument("--lock", metavar="NAME", help="a lock of libclof-preload.so (CLOF_LOCK)")
+    p.add_argument("--stats", action="store_true", help="CLOF_STATS=1 (statistics at exit)")
+    p.add_argument("--preload", metavar="LIB", help="the preload library (default: the build's "
+                                                     "libclof-preload.so)")
+    p.add_argument("--dry-run", action="store_true", help="print what would run")
+    p.add_argument("--topology", metavar="FILE", help="--lock: the hierarchy file (CLOF_TOPOLOGY)")
+    p.add_argument("--emulate", metavar="SHAPE", help="--lock: an emulated machine (CLOF_EMULATE)")
+    p.usage = ("clof run [--select DIR | --lock NAME] [--stats] [--preload LIB] "
+               "[--topology FILE | --emulate SHAPE] [--dry-run] -- PROGRAM [ARGS...]")
+    p.add_argument("program", nargs=argparse.REMAINDER, metavar="PROGRAM [ARGS...]",
+                   help="the program and its arguments (after --)")
+
+
+def die(msg):
+    clof_common.die(CMD, msg, 2)
+
+
+def preload_lib(ctx, given):
+    if given:
+        if not os.path.isfile(given):
+            die("--preload %s: no such file" % given)
+        return os.path.abspath(given)
+    for d in ("lib", "lib64", os.path.join("lib", "x86_64-linux-gnu"),
+              os.path.join("lib", "aarch64-linux-gnu")):
+        p = os.path.join(ctx.bindir, "..", d, "libclof-preload.so")
+        if os.path.isfile(p):
+            return os.path.abspath(p)
+    die("libclof-preload.so not found next to %s (build the project, or give --preload LIB)"
+        % ctx.bindir)
+
+
+def newest_select():
+    dirs = [d for d in glob.glob(os.path.join("results", "select-*"))
+            if os.path.isfile(os.path.join(d, "ranking.json"))]
+    if not dirs:
+        die("no lock: give --lock NAME or --select DIR (no results/select-*/ with a ranking "
+            "under %s; `clof select` makes one)" % os.getcwd())
+    return max(dirs, key=os.path.getmtime)
+
+
+def read_env_file(path):
+    env = {}
+    with open(path) as f:
+        for i, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if "=" not in line:
+                die("%s:%d: expected NAME=VALUE" % (path, i))
+            k, v = line.split("=", 1)
+            env[k.strip()] = v.strip()
+    return env
+
+
+def check_lock(lib, env):
+    """run `true` under the library: it names a lock it does not know on
+    stderr (and would run the program on glibc); refuse such a name"""
+    e = dict(os.environ)
+    e.update(env)
+    e["LD_PRELOAD"] = lib
+    r = subprocess.run(["true"], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    msg = r.stderr.strip()
+    if msg and ("unknown lock" in msg or "not yet available" in msg or "not a composition" in msg
+                or "did not load" in msg or "running on glibc" in msg):
+        msg = msg.replace("; running on glibc's pthread mutexes", "")
+        die(msg.replace("clof-preload: ", "the preload library says: ", 1))
+
+
+def main(args, ctx):
+    prog = list(args.program)
+    if prog and prog[0] == "--":
+        prog = prog[1:]
+    if not prog:
+        die("no program: clof run [options] -- PROGRAM [ARGS]")
+    env = {}
+    what = ""
+    if args.lock:
+        lib = preload_lib(ctx, args.preload)
+        name = args.lock
+        if name == "pthread":
+            name = "glibc"
+        elif COMPOSITION.match(name):
+            name = "clof:" + name
+        env["CLOF_LOCK"] = name
+        if args.topology:
+            env["CLOF_TOPOLOGY"] = os.path.abspath(args.topology)
+        if args.emulate:
+            env["CLOF_EMULATE"] = args.emulate
+        what = "lock %s" % name
+    else:
+        if args.topology or args.emulate:
+            die("--topology/--emulate go with --lock; a --select folder has its own hierarchy")
+        d = args.select or newest_select()
+        if not os.path.isfile(os.path.join(d, "ranking.json")):
+            die("--select %s: not a clof select results folder (no ranking.json)" % d)
+        so = os.path.join(d, "libclof-best.so")
+        envf = os.path.join(d, "clof-best.env")
+        if os.path.isfile(so):
+            lib = os.path.abspath(so)
+            what = "%s (libclof-best.so)" % d
+        elif os.path.isfile(envf):
+            lib = preload_lib(ctx, args.preload)
+            env.update(read_env_file(envf))
+            what = "%s: %s through libclof-preload.so" % (d, env.get("CLOF_LOCK"))
+        else:
+            die("--select %s: no libclof-best.so and no clof-best.env (was it run with "
+                "--no-artifacts?)" % d)
+    if args.stats:
+        env["CLOF_STATS"] = "1"
+    if not args.lock or env.get("CLOF_LOCK") != "glibc":
+        check_lock(lib, env)
+    env["LD_PRELOAD"] = lib
+    if args.dry_run:
+        sys.stdout.write(" ".join("%s=%s" % (k, shlex.quote(v)) for k, v in sorted(env.items())) +
+                         " " + " ".join(map(shlex.quote, prog)) + "\n")
+        return 0
+    sys.stderr.write("clof run: %s\n" % what)
+    sys.stderr.flush()
+    full = dict(os.environ)
+    full.update(env)
+    try:
+        os.execvpe(prog[0], prog, full)
+    except OSError as e:
+        die("%s: %s" % (prog[0], e.strerror))
+    return 2

@@ -1,0 +1,716 @@
+"""clof select -- the scripted benchmark and the selection of the best lock
+(CLoF paper section 4.3 and Fig. 5; docs/workflow.md).
+
+    clof select [--out DIR] [--locks tkt,mcs,clh,hem] [--levels L1,L2,..]
+                [--threads 1,2,4,8] [--duration S] [--runs R]
+                [--workload bench|leveldb] [--baselines LIST]
+                [--weights W1,W2,..] [--normalize best|none] [--pick lc|hc]
+                [--cs-lines K] [--non-cs NS] [--placement packed|spread|linear]
+                [--topology FILE | --emulate SHAPE | --simulate PROFILE] [--sysfs ROOT]
+                [--seed N] [--no-report] [--no-artifacts] [--quiet]
+
+1. The hierarchy: this machine's (sysfs), a file (--topology) or an
+   emulated machine (--emulate).  When the machine shows one level only
+   (no NUMA, one cache: this 2-vCPU VM) and no hierarchy was given, the
+   documented emulated machine DEFAULT_EMULATE is used instead, and said.
+2. The levels: --levels (default: every level the hierarchy has, at most
+   three below system); the system level is always the last.  DIR/hierarchy.topo
+   gets exactly these levels, so every lock of the run (the compositions and
+   HMCS) has the same ones.
+3. The candidates: every composition of the basic locks over the M levels
+   (N^M), as compiled into clof-bench (bench/gen_compositions.py), plus the
+   baselines (MCS, HMCS over the same levels, CNA, C-BO-MCS, glibc).
+4. The runs: runs x threads x locks, interleaved (every lock once per round,
+   in a seeded random order), each one clof-bench process
+   (or the LevelDB driver under the preload library); progress and ETA on
+   stderr; every result appended to DIR/results.jsonl as it comes.
+5. The ranking (clof_rank.py): HC-best, LC-best and worst, the weights
+   printed; DIR/ranking.json and DIR/ranking.txt.
+6. The artifacts: DIR/clof_best.h and DIR/libclof-best.so for the --pick
+   policy's lock (LC by default, as the paper's section 5.3 uses), and the
+   report (clof report DIR) unless --no-report.
+"""
+
+import datetime
+import json
+import os
+import platform
+import random
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import clof_common
+import clof_rank
+import clof_select_best as best
+
+DEFAULT_EMULATE = "numa:2,cache:2,core:2"
+DEFAULT_LOCKS = "tkt,mcs,clh,hem"
+DEFAULT_BASELINES = "mcs,hmcs,cna,c-bo-mcs,pthread"
+MAX_COMPOSITION_LEVELS = 4   # clof-bench's registry (gen_compositions.py --max-levels)
+
+# names users may write for the basic locks of compositions
+LOCK_ALIASES = {"tkt": "tkt", "ticket": "tkt", "mcs": "mcs", "clh": "clh", "hem": "hem",
+                "hemlock": "hem", "hemlock_ctr": "hem", "hemctr": "hem",
+                "hemnc": "hemnc", "ptl": "ptl", "tas": "tas", "ttas": "ttas", "bo": "bo"}
+BASELINE_ALIASES = {"glibc": "pthread", "c_bo_mcs": "c-bo-mcs"}
+
+CMD = "select"
+
+
+def add_arguments(p):
+    p.add_argument("--out", metavar="DIR",
+                   help="results folder (default: results/select-YYYYmmdd-HHMMSS)")
+    p.add_argument("--locks", default=DEFAULT_LOCKS, metavar="LIST",
+                   help="basic locks to compose (default %s; hem = Hemlock with the "
+                        "CTR optimisation on x86)" % DEFAULT_LOCKS)
+    p.add_argument("--levels", metavar="LIST",
+                   help="hierarchy levels to use, e.g. cache,numa (system is always added; "
+                        "default: all, at most %d below system)" % (MAX_COMPOSITION_LEVELS - 1))
+    p.add_argument("--threads", metavar="LIST",
+                   help="contention levels (thread counts), e.g. 1,2,4,8 "
+                        "(default: powers of two up to the hierarchy's cpus)")
+    p.add_argument("--duration", type=float, default=0.25, metavar="S",
+                   help="seconds per run (default 0.25)")
+    p.add_argument("--runs", type=int, default=3, metavar="R",
+                   help="runs of every lock and thread count, interleaved; the median counts "
+                        "(default 3)")
+    p.add_argument("--workload", choices=("bench", "leveldb"), default="bench",
+                   help="clof-bench (default) or the LevelDB readrandom driver under "
+                        "the preload library (2- and 3-level compositions)")
+    p.add_argument("--baselines", default=DEFAULT_BASELINES, metavar="LIST",
+                   help="other locks run next to the compositions (default %s; "
+                        "'none' for none)" % DEFAULT_BASELINES)
+    p.add_argument("--weights", metavar="LIST",
+                   help="base weights, one per thread count (HC uses them, LC their "
+                        "inverses; default: the thread counts)")
+    p.add_argument("--normalize", choices=("best", "none"), default="best",
+                   help="average throughput relative to the best lock per thread count "
+                        "(default) or raw ops/s")
+    p.add_argument("--pick", choices=("lc", "hc"), default="lc",
+                   help="which policy's lock becomes the artifacts (default lc)")
+    p.add_argument("--cs-lines", type=int, default=2, metavar="K",
+                   help="clof-bench: shared cache lines in the critical section (default 2)")
+    p.add_argument("--non-cs", type=float, default=100, metavar="NS",
+                   help="clof-bench: mean non-critical work in ns (default 100)")
+    p.add_argument("--placement", choices=("packed", "spread", "linear"), default="packed",
+                   help="emulated hierarchies: virtual cpus of the threads (default packed)")
+    p.add_argument("--keys", type=int, default=20000, metavar="N",
+                   help="leveldb: keys filled before each run (default 20000)")
+    p.add_argument("--simulate", metavar="PROFILE",
+                   help="pass --simulate PROFILE to clof-bench (simulated machine)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the run order (default 1)")
+    p.add_argument("--no-report", action="store_true", help="do not write the report")
+    p.add_argument("--no-heatmap", action="store_true",
+                   help="do not measure this machine's handover heatmap for the report")
+    p.add_argument("--no-artifacts", action="store_true",
+                   help="do not write clof_best.h / libclof-best.so")
+    p.add_argument("--no-preload-lib", action="store_true",
+                   help="write clof_best.h but do not build libclof-best.so (seconds when the "
+                        "build tree is up to date, else it compiles the preload library)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    clof_common.add_topology_flags(p)
+
+
+def die(msg):
+    clof_common.die(CMD, msg, 2)
+
+
+# ---- arguments ------------------------------------------------------------------
+
+def parse_threads(text):
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            n = int(part)
+        except ValueError:
+            die("--threads: expected a comma-separated list of thread counts, got '%s'" % part)
+        if n < 1:
+            die("--threads: thread counts must be at least 1, got %d" % n)
+        if n > 4096:
+            die("--threads: at most 4096 threads (clof-bench), got %d" % n)
+        if n not in out:
+            out.append(n)
+    return sorted(out)
+
+
+def default_threads(ncpus):
+    out, t = [], 1
+    while t < ncpus:
+        out.append(t)
+        t *= 2
+    out.append(ncpus)
+    return out
+
+
+def parse_locks(text):
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if part not in LOCK_ALIASES:
+            die("--locks: unknown basic lock '%s'; known: %s" % (part, " ".join(sorted(LOCK_ALIASES))))
+        a = LOCK_ALIASES[part]
+        if a not in out:
+            out.append(a)
+    return out
+
+
+def bench_list(ctx):
+    r = subprocess.run([ctx.helper("clof-bench"), "--list"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        die("clof-bench --list failed: %s" % r.stderr.strip())
+    return r.stdout.split()
+
+
+def compositions(abbrs, m):
+    """every composition of abbrs over m levels, lowest level first"""
+    import itertools
+    if m == 1:
+        return [best.ABBR_TO_LOCK[a] for a in abbrs]
+    return ["-".join(c) for c in itertools.product(abbrs, repeat=m)]
+
+
+def machine_info():
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
+    except OSError:
+        pass
+    return {"hostname": platform.node(), "arch": platform.machine(), "cpu_model": model,
+            "cpus_online": os.cpu_count(), "kernel": platform.release()}
+
+
+def loadavg():
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None
+
+
+# ---- hierarchy ------------------------------------------------------------------
+
+def choose_hierarchy(ctx, args):
+    """(json of the full hierarchy, note) -- falls back to DEFAULT_EMULATE on a
+    one-level machine when no hierarchy was given"""
+    note = ""
+    explicit = args.topology or args.emulate or os.environ.get("CLOF_TOPOLOGY") \
+        or os.environ.get("CLOF_EMULATE")
+    h = clof_common.load_hierarchy(ctx, args, all_levels=False, cmd=CMD)
+    if len(h["levels"]) == 1 and not explicit:
+        note = ("This machine (%s) shows one level only (%s cpus, no NUMA nodes or cache groups "
+                "to compose over): the compositions run on the emulated machine %s instead. "
+                "Emulated means virtual cpus: each thread gets a virtual cpu of that hierarchy "
+                "and the locks build their trees over it, so the run shows the cost of each "
+                "composition's levels and how it keeps handovers inside cohorts -- not the "
+                "speed of a real multi-level machine, whose cache-line transfers differ by "
+                "level" % (platform.node(), h["ncpus"], DEFAULT_EMULATE))
+        args.emulate = DEFAULT_EMULATE
+        h = clof_common.load_hierarchy(ctx, args, all_levels=False, cmd=CMD)
+    return h, note
+
+
+def choose_levels(h, text):
+    kinds = [lv["kind"] for lv in h["levels"]]
+    below = kinds[:-1]
+    if text is None:
+        chosen = below[-(MAX_COMPOSITION_LEVELS - 1):] if below else []
+        dropped = below[:len(below) - len(chosen)]
+        return chosen + ["system"], dropped
+    chosen = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if part not in kinds:
+            die("--levels: level '%s' is not in the hierarchy (%s %s); its levels are: %s"
+                % (part, h["source"], h["origin"], ", ".join(kinds)))
+        if part != "system" and part not in chosen:
+            chosen.append(part)
+    chosen.sort(key=kinds.index)
+    if len(chosen) + 1 > MAX_COMPOSITION_LEVELS:
+        die("--levels: %d levels with system, but clof-bench has compositions of at most %d "
+            "levels (bench/gen_compositions.py --max-levels); choose at most %d below system"
+            % (len(chosen) + 1, MAX_COMPOSITION_LEVELS, MAX_COMPOSITION_LEVELS - 1))
+    return chosen + ["system"], []
+
+
+def hierarchy_file(h, levels, path, ctx):
+    """write the hierarchy with only `levels` to path; check it"""
+    import clof_levels as lv
+    full = lv.from_json(h)
+    keep = [l for l in full["levels"] if l["kind"] in levels]
+    sub = {"cpus": full["cpus"], "levels": keep, "core_types": full.get("core_types", {})}
+    text = lv.hierarchy_text(sub, name="clof select: %s of %s" % (",".join(levels), h["origin"]),
+                             comments=["levels %s of %s %s%s" % (
+                                 ",".join(levels), h["source"], h["origin"],
+                                 " (emulated)" if h.get("emulated") else "")])
+    with open(path, "w") as f:
+        f.write(text)
+    chk = subprocess.run([ctx.helper("clof-topology"), "--check", path],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if chk.returncode != 0:
+        die("the hierarchy file %s does not check: %s" % (path, chk.stderr.strip()))
+    return text
+
+
+# ---- progress ---------------------------------------------------------------------
+
+def fmt_s(s):
+    s = int(round(s))
+    return "%dm%02ds" % (s // 60, s % 60) if s >= 60 else "%ds" % s
+
+
+class Progress:
+    def __init__(self, total, quiet):
+        self.total, self.done, self.quiet = total, 0, quiet
+        self.t0 = time.time()
+        self.tty = sys.stderr.isatty()
+        self.last = 0.0
+
+    def step(self, what):
+        self.done += 1
+        if self.quiet:
+            return
+        now = time.time()
+        el = now - self.t0
+        eta = el / self.done * (self.total - self.done)
+        pct = 100.0 * self.done / self.total
+        bar = "#" * int(pct / 5) + "-" * (20 - int(pct / 5))
+        line = "clof select: [%s] %d/%d %3.0f%% elapsed %s ETA %s  %s" % (
+            bar, self.done, self.total, pct, fmt_s(el), fmt_s(eta), what)
+        if self.tty:
+            sys.stderr.write("\r\033[K" + line[:150])
+            if self.done == self.total:
+                sys.stderr.write("\n")
+        elif now - self.last >= 10 or self.done == self.total:
+            sys.stderr.write(line + "\n")
+            self.last = now
+        sys.stderr.flush()
+
+
+# ---- one run ------------------------------------------------------------------------
+
+def run_bench(ctx, args, lock, threads, topo_flags, label, seed):
+    argv = [ctx.helper("clof-bench"), "--lock", lock, "--threads", str(threads),
+            "--duration", str(args.duration), "--cs-lines", str(args.cs_lines),
+            "--non-cs", str(args.non_cs), "--seed", str(seed), "--label", label,
+            "--json"] + topo_flags
+    try:
+        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=60 + 20 * args.duration)
+    except subprocess.TimeoutExpired:
+        return None, "timed out (hung?): %s" % " ".join(map(shlex.quote, argv))
+    rec = None
+    for line in r.stdout.splitlines():
+        if line.startswith("{"):
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                pass
+    if r.returncode != 0 or rec is None:
+        return rec, "exit %d: %s" % (r.returncode, (r.stderr.strip() or r.stdout.strip())[-300:])
+    return rec, None
+
+
+def preflight(ctx, topo_flags):
+    """one 10 ms run of mcs: clof-bench accepts the hierarchy flags (exit 2
+    and its message otherwise); returns its record"""
+    argv = [ctx.helper("clof-bench"), "--lock", "mcs", "--threads", "1", "--duration", "0.01",
+            "--json"] + topo_flags
+    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=120)
+    if r.returncode != 0:
+        die("clof-bench %s: %s" % (" ".join(topo_flags),
+                                   r.stderr.strip().replace("clof-bench: ", "") or
+                                   "exit %d" % r.returncode))
+    for line in r.stdout.splitlines():
+        if line.startswith("{"):
+            return json.loads(line)
+    die("clof-bench printed no JSON record: %s" % r.stdout[-200:])
+
+
+def preload_lib(ctx):
+    for d in (os.path.join(ctx.bindir, "..", "lib"), os.path.join(ctx.bindir, "..", "lib64")):
+        p = os.path.join(d, "libclof-preload.so")
+        if os.path.isfile(p):
+            return os.path.abspath(p)
+    return None
+
+
+def preload_name(lock):
+    """the CLOF_LOCK name of a clof-bench lock name"""
+    if lock == "pthread":
+        return "glibc"
+    if "-" in lock and all(p in best.ABBR_TO_LOCK for p in lock.split("-")):
+        return "clof:" + lock
+    return lock
+
+
+def run_leveldb(ctx, args, lock, threads, env_topo, label, seed):
+    drv = os.path.join(ctx.bindir, "pl_leveldb_readrandom")
+    lib = preload_lib(ctx)
+    tmp = tempfile.mkdtemp(prefix="clof-select-")
+    env = dict(os.environ)
+    env.update(env_topo)
+    env["LD_PRELOAD"] = lib
+    env["CLOF_LOCK"] = preload_name(lock)
+    argv = [drv, "--db", os.path.join(tmp, "db"), "--keys", str(args.keys),
+            "--threads", str(threads), "--duration", str(args.duration), "--label", label]
+    try:
+        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=env, timeout=120 + 20 * args.duration)
+    except subprocess.TimeoutExpired:
+        return None, "timed out (hung?)"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    rec = None
+    for line in r.stdout.splitlines():
+        if line.startswith("{"):
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                pass
+    if rec is not None:
+        rec["driver_lock"] = rec.get("lock")  # what the library says it ran
+        rec["lock"] = lock
+        rec["preload_lock"] = env["CLOF_LOCK"]
+        rec["threads"] = threads
+    if r.returncode != 0 or rec is None:
+        return rec, "exit %d: %s" % (r.returncode, (r.stderr.strip() or r.stdout.strip())[-300:])
+    if rec.get("errors", 0) != 0:
+        return rec, "wrong values: %s" % json.dumps(rec)
+    if lock != "pthread":
+        if rec.get("preloaded") is False:
+            return rec, "the preload library was not active"
+        want = env["CLOF_LOCK"].replace("clof:", "")
+        if want not in str(rec.get("driver_lock")):
+            return rec, "ran on %s, not %s" % (rec.get("driver_lock"), env["CLOF_LOCK"])
+    return rec, None
+
+
+# ---- main -----------------------------------------------------------------------------
+
+def main(args, ctx):
+    t_start = time.time()
+    if args.duration <= 0:
+        die("--duration: must be positive, got %g" % args.duration)
+    if args.runs < 1:
+        die("--runs: must be at least 1, got %d" % args.runs)
+    abbrs = parse_locks(args.locks)
+    user_w = None
+    if args.simulate and (args.topology or args.emulate):
+        die("--simulate takes its hierarchy from the profile: no --topology/--emulate with it")
+    if args.simulate and args.workload != "bench":
+        die("--simulate runs clof-bench only (not --workload %s)" % args.workload)
+
+    known = bench_list(ctx)
+    note = ""
+    if args.simulate:
+        h = {"source": "simulated", "origin": args.simulate, "emulated": False, "levels": [],
+             "ncpus": 0}
+    else:
+        h, note = choose_hierarchy(ctx, args)
+    if args.simulate:
+        # the profile's hierarchy, from a first tiny run (which also tells
+        # whether this clof-bench simulates at all)
+        rec = preflight(ctx, ["--simulate", args.simulate])
+        topo = rec.get("topology", {})
+        h["ncpus"] = topo.get("cpus", 0)
+        h["levels"] = [{"kind": k} for k in topo.get("levels", [])]
+        levels, dropped = choose_levels(h, args.levels)
+    else:
+        levels, dropped = choose_levels(h, args.levels)
+    m = len(levels)
+    if m > MAX_COMPOSITION_LEVELS:
+        die("%d levels, but clof-bench has compositions of at most %d levels"
+            % (m, MAX_COMPOSITION_LEVELS))
+
+    threads = parse_threads(args.threads) if args.threads else \
+        default_threads(h["ncpus"] or os.cpu_count() or 1)
+    if args.weights:
+        try:
+            user_w = clof_rank.base_weights(threads, clof_rank.parse_weights(args.weights))
+        except ValueError as e:
+            die("--weights: %s" % e)
+
+    cands = compositions(abbrs, m)
+    missing = [c for c in cands if c not in known]
+    if missing:
+        die("clof-bench has no %s (%d of the %d compositions of %s over %d levels are missing); "
+            "it has compositions of the basic locks tkt mcs clh hem over 2..%d levels "
+            "(bench/gen_compositions.py)"
+            % (", ".join(missing[:6]) + (" ..." if len(missing) > 6 else ""), len(missing),
+               len(cands), ",".join(abbrs), m, MAX_COMPOSITION_LEVELS))
+    baselines = []
+    if args.baselines.strip() != "none":
+        for b in args.baselines.split(","):
+            b = BASELINE_ALIASES.get(b.strip(), b.strip())
+            if b not in known:
+                die("--baselines: unknown lock '%s'; known locks: %s" % (b, " ".join(known)))
+            if b not in cands and b not in baselines:
+                baselines.append(b)
+    if args.simulate:
+        # glibc and Concurrency Kit do not go through the atomics shim
+        off = [b for b in baselines if b == "pthread" or b.startswith("ck-")]
+        baselines = [b for b in baselines if b not in off]
+        if off and not args.quiet:
+            sys.stderr.write("clof select: %s cannot be simulated (not built on clof's atomics "
+                             "shim): left out\n" % ", ".join(off))
+
+    if args.workload == "leveldb":
+        if not os.access(os.path.join(ctx.bindir, "pl_leveldb_readrandom"), os.X_OK):
+            die("--workload leveldb: %s/pl_leveldb_readrandom is not built (LevelDB missing: "
+                "scripts/deps.sh)" % ctx.bindir)
+        if preload_lib(ctx) is None:
+            die("--workload leveldb: libclof-preload.so not found next to %s" % ctx.bindir)
+        if m > 3:
+            die("--workload leveldb: the preload library has compositions of 2 and 3 levels; "
+                "%d levels were chosen (use --levels)" % m)
+
+    out = args.out or os.path.join("results", "select-" + time.strftime("%Y%m%d-%H%M%S"))
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        die("--out %s: %s" % (out, e.strerror))
+    out = os.path.abspath(out)
+
+    # the hierarchy file with the chosen levels
+    topo_path = os.path.join(out, "hierarchy.topo")
+    if args.simulate:
+        # clof-bench --levels: the simulated hierarchy reduced to these levels
+        # (the compositions and HMCS alike)
+        topo_flags = ["--simulate", args.simulate, "--placement", args.placement]
+        if len(levels) < len(h["levels"]):
+            topo_flags += ["--levels", ",".join(levels[:-1]) or "system"]
+        env_topo = {}
+        topo_text = ""
+    else:
+        topo_text = hierarchy_file(h, levels, topo_path, ctx)
+        if h.get("emulated"):
+            topo_flags = ["--emulate", topo_path, "--placement", args.placement]
+            env_topo = {"CLOF_EMULATE": topo_path, "CLOF_EMULATE_ASSIGN": args.placement}
+        else:
+            topo_flags = ["--topology", topo_path]
+            env_topo = {"CLOF_TOPOLOGY": topo_path}
+
+    if not args.simulate and args.workload == "bench":
+        preflight(ctx, topo_flags)
+    locks = cands + baselines
+    total = len(locks) * len(threads) * args.runs
+    params = {
+        "command": "clof select " + " ".join(map(shlex.quote, sys.argv[2:])),
+        "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S"),
+        "machine": machine_info(),
+        "hierarchy": {"source": h["source"], "origin": h["origin"],
+                      "emulated": bool(h.get("emulated")), "file": "hierarchy.topo",
+                      "levels": levels, "levels_available": [l["kind"] for l in h["levels"]],
+                      "levels_dropped": dropped, "note": note},
+        "basic_locks": [best.ABBR_TO_LOCK[a] for a in abbrs], "abbreviations": abbrs,
+        "compositions": len(cands), "baselines": baselines,
+        "threads": threads, "duration_s": args.duration, "runs": args.runs,
+        "workload": args.workload, "cs_lines": args.cs_lines, "non_cs_ns": args.non_cs,
+        "placement": args.placement if h.get("emulated") or args.simulate else None,
+        "seed": args.seed,
+        "keys": args.keys if args.workload == "leveldb" else None,
+        "simulate": args.simulate,
+        "policy": {"weights": args.weights, "normalize": args.normalize, "pick": args.pick},
+        "loadavg_1min_before": loadavg(),
+    }
+    say = (lambda s: None) if args.quiet else (lambda s: sys.stderr.write("clof select: " + s + "\n"))
+    if note:
+        say(note)
+    if dropped:
+        say("levels %s left out (compositions have at most %d levels); use --levels to choose"
+            % (",".join(dropped), MAX_COMPOSITION_LEVELS))
+    say("%d compositions of %s over %s (%s %s) + %d baselines, threads %s, %d runs of %gs: "
+        "%d runs -> %s" % (len(cands), ",".join(abbrs), ",".join(levels), h["source"], h["origin"],
+                          len(baselines),
+                          ",".join(map(str, threads)), args.runs, args.duration, total, out))
+
+    rng = random.Random(args.seed)
+    prog = Progress(total, args.quiet)
+    failures = []
+    records = []
+    res_path = os.path.join(out, "results.jsonl")
+    with open(res_path, "w") as rf:
+        for r in range(args.runs):
+            for t in threads:
+                order = list(locks)
+                rng.shuffle(order)
+                for lk in order:
+                    label = "select run=%d" % r
+                    seed = args.seed * 1000 + r
+                    if args.workload == "bench":
+                        rec, err = run_bench(ctx, args, lk, t, topo_flags, label, seed)
+                    else:
+                        rec, err = run_leveldb(ctx, args, lk, t, env_topo, label, seed)
+                    if rec is not None:
+                        rec["select_run"] = r
+                        rec["workload"] = args.workload
+                        if err:
+                            rec["failed"] = err
+                            rec.pop("ops_per_s", None)
+                        rf.write(json.dumps(rec, sort_keys=True) + "\n")
+                        rf.flush()
+                        records.append(rec)
+                    if err:
+                        failures.append({"lock": lk, "threads": t, "run": r, "error": err})
+                    prog.step("%s t=%d" % (lk, t))
+    params["loadavg_1min_after"] = loadavg()
+    params["bench_wall_s"] = round(time.time() - t_start, 1)
+    params["failures"] = failures
+
+    # ranking
+    table = clof_rank.aggregate([x for x in records if "failed" not in x])
+    rk = clof_rank.rank(table, threads, cands, user_weights=user_w, normalize=args.normalize,
+                        extra=baselines)
+    rk["table"] = {lk: {str(t): v for t, v in byt.items()} for lk, byt in table.items()}
+    rk["candidates"] = cands
+    rk["baselines"] = baselines
+    rk["pick"] = args.pick
+    picked = rk[args.pick + "_best"]
+    rk["picked"] = picked
+    with open(os.path.join(out, "ranking.json"), "w") as f:
+        json.dump(rk, f, indent=1, sort_keys=True)
+    text = ranking_text(rk, params)
+    with open(os.path.join(out, "ranking.txt"), "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
+
+    # artifacts
+    arts = {}
+    if picked and not args.no_artifacts and not args.simulate:
+        info = {"machine": "%s (%s)" % (params["machine"]["hostname"], params["machine"]["cpu_model"]),
+                "origin": "%s %s, levels %s" % (h["source"], h["origin"], ",".join(levels)),
+                "emulated": h.get("emulated"), "date": params["date"],
+                "command": params["command"]}
+        hdr = os.path.join(out, "clof_best.h")
+        with open(hdr, "w") as f:
+            f.write(best.header_text(picked, levels, topo_text, args.pick, info))
+        arts["clof_best.h"] = {"ok": True, "lock": picked, "policy": args.pick}
+        so = os.path.join(out, "libclof-best.so")
+        if os.path.exists(so):  # never leave an earlier selection's library
+            os.remove(so)
+        if args.no_preload_lib:
+            ok, msg = False, "not built (--no-preload-lib)"
+        elif len(levels) > 3:
+            ok, msg = False, ("not built: the preload library has compositions of 2 and 3 "
+                              "levels, %s has %d" % (picked, len(levels)))
+        else:
+            if not args.quiet:
+                sys.stderr.write("clof select: building libclof-best.so (%s) ...\n" % picked)
+            ok, msg = best.build_preload(ctx.pydir, preload_name(picked), topo_path, so,
+                                         os.path.join(out, "libclof-best.log"),
+                                         build=os.path.dirname(os.path.abspath(ctx.bindir)))
+        arts["libclof-best.so"] = {"ok": ok, "message": msg, "lock": picked}
+        with open(os.path.join(out, "clof-best.env"), "w") as f:
+            f.write("# the selected lock for libclof-preload.so (clof run --select %s)\n" % out)
+            f.write("CLOF_LOCK=%s\n" % preload_name(picked))
+            for k, v in env_topo.items():
+                f.write("%s=%s\n" % (k, v))
+        arts["clof-best.env"] = {"ok": True}
+        arts["hierarchy.topo"] = {"ok": True}
+        say("clof_best.h: %s (%s-best)" % (picked, args.pick.upper()))
+        say("libclof-best.so: %s" % msg)
+    elif args.simulate and picked:
+        arts["note"] = "simulated machine: no artifacts (they would not match a real machine)"
+    params["artifacts"] = arts
+    params["wall_s"] = round(time.time() - t_start, 1)
+    with open(os.path.join(out, "params.json"), "w") as f:
+        json.dump(params, f, indent=1, sort_keys=True)
+
+    if not args.no_report and not args.no_heatmap and not args.simulate:
+        heatmap(ctx, args, out)
+    if not args.no_report:
+        import clof_cmd_report
+        rc = clof_cmd_report.make_report(out, out, quiet=args.quiet)
+        if rc != 0:
+            return rc
+        params["wall_s"] = round(time.time() - t_start, 1)
+        with open(os.path.join(out, "params.json"), "w") as f:
+            json.dump(params, f, indent=1, sort_keys=True)
+        say("report: %s (and report.html)" % os.path.join(out, "report.md"))
+    if failures:
+        sys.stderr.write("clof select: %d runs failed (see %s): %s\n" % (
+            len(failures), os.path.join(out, "params.json"),
+            "; ".join("%s t=%d: %s" % (x["lock"], x["threads"], x["error"][:120])
+                      for x in failures[:3])))
+        return 1
+    return 0 if picked else 1
+
+
+def heatmap(ctx, args, out):
+    """this machine's handover heatmap (clof heatmap, quick settings) into
+    out/heatmap for the report; a failure only costs the figure"""
+    import argparse
+    import contextlib
+    import io
+    import clof_cmd_heatmap
+    p = argparse.ArgumentParser()
+    clof_cmd_heatmap.add_arguments(p)
+    a = p.parse_args(["--out", os.path.join(out, "heatmap"), "--pair-ms", "10", "--slices", "3",
+                      "--max-pairs", "500", "--quiet"] +
+                     (["--sysfs", args.sysfs] if args.sysfs else []))
+    buf = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(buf):
+            rc = clof_cmd_heatmap.main(a, ctx)
+    except SystemExit as e:
+        rc = e.code
+    if rc and not args.quiet:
+        sys.stderr.write("clof select: the heatmap failed (exit %s); the report goes without it\n"
+                         % rc)
+
+
+def ranking_text(rk, params):
+    th = rk["threads"]
+    hi = params["hierarchy"]
+    lines = ["clof select: %d compositions of %s over %s (%s %s%s), threads %s, %d runs of %gs "
+             "(median), workload %s" % (params["compositions"], ",".join(params["abbreviations"]),
+                                        ",".join(hi["levels"]), hi["source"], hi["origin"],
+                                        ", EMULATED" if hi["emulated"] else "",
+                                        ",".join(map(str, th)), params["runs"],
+                                        params["duration_s"], params["workload"])]
+    lines += clof_rank.weights_text(rk)
+    lines.append("load average (1 min) before %s, after %s" % (
+        params.get("loadavg_1min_before"), params.get("loadavg_1min_after")))
+    lines.append("")
+    marks = {}
+    for key, tag in (("hc_best", "HC-best"), ("lc_best", "LC-best"), ("worst", "worst")):
+        if rk[key]:
+            marks.setdefault(rk[key], []).append(tag)
+    hdr = "%-16s %7s %7s " % ("lock", "HC", "LC") + " ".join("%10s" % ("t=%d" % t) for t in th)
+    lines.append(hdr + "   (Mops/s, median)")
+
+    def row(lk):
+        sc = rk["scores"][lk]
+        tp = rk["table"].get(lk, {})
+        cells = " ".join("%10s" % ("%.3f" % (tp[str(t)] / 1e6) if tp.get(str(t)) else "-")
+                         for t in th)
+        return "%-16s %7.3f %7.3f %s  %s" % (lk, sc["hc"], sc["lc"], cells,
+                                             ", ".join(marks.get(lk, [])))
+    shown = []
+    for key in ("hc_best", "lc_best", "worst"):
+        if rk[key] and rk[key] not in shown:
+            shown.append(rk[key])
+    for lk in rk["order"]["hc"][:5]:
+        if lk not in shown:
+            shown.append(lk)
+    for lk in shown:
+        lines.append(row(lk))
+    if rk["baselines"]:
+        lines.append("baselines:")
+        for lk in rk["baselines"]:
+            lines.append(row(lk))
+    lines.append("(%d compositions ranked; all in ranking.json)" % len(rk["order"]["hc"]))
+    if rk["incomplete"]:
+        lines.append("not ranked (a run failed): " + " ".join(rk["incomplete"]))
+    lines.append("")
+    lines.append("HC-best: %s   LC-best: %s   worst: %s" % (rk["hc_best"], rk["lc_best"], rk["worst"]))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,168 @@
+"""Ranking of a scripted benchmark (CLoF paper section 4.3, "Selection policy").
+
+The scripted benchmark gives, for every lock, one throughput per contention
+level (thread count).  The paper ranks the CLoF locks by
+
+  (1) the weighted average throughput over the contention levels, with the
+      weights biased to high contention: the first is the HC-best lock, the
+      last the worst lock;
+  (2) the inverse-weighted average, biased to low contention: the first is
+      the LC-best lock.
+
+The paper does not give numbers for the weights.  clof uses (docs/workflow.md):
+
+  HC weight of thread count t_i:  w_i = t_i / sum_j t_j
+  LC weight of thread count t_i:  w_i = (1/t_i) / sum_j (1/t_j)
+
+Users may give their own base weights b_i (one per thread count, --weights):
+HC then uses b_i and LC 1/b_i, both normalised to sum 1.
+
+What is averaged.  Throughput at 1 thread and at 64 threads can differ by
+orders of magnitude, so a plain weighted average of ops/s would let the
+level with the largest numbers decide whatever the weights say.  By default
+(normalize="best") each throughput is divided by the best throughput of any
+candidate at that thread count, so each level contributes a fraction in
+[0, 1] and the weights mean what they say.  normalize="none" averages raw
+ops/s (the paper's wording, literally).  A lock without a result at some
+thread count (a failed run) scores 0 there and is never best.
+
+Everything here is pure (no I/O), so the tests can check it on fixed data.
+"""
+
+import math
+import statistics
+
+POLICIES = ("hc", "lc")
+
+
+def base_weights(threads, user=None):
+    """the base weights b_i: the user's, or the thread counts themselves"""
+    if user is None:
+        return [float(t) for t in threads]
+    if len(user) != len(threads):
+        raise ValueError("%d weights for %d thread counts (%s)"
+                         % (len(user), len(threads), ",".join(map(str, threads))))
+    out = []
+    for w in user:
+        w = float(w)
+        if not (w > 0) or math.isinf(w):
+            raise ValueError("weights must be positive numbers, got %r" % w)
+        out.append(w)
+    return out
+
+
+def weights(threads, policy, user=None):
+    """normalised weights of the thread counts for policy 'hc' or 'lc'"""
+    b = base_weights(threads, user)
+    if policy == "hc":
+        raw = b
+    elif policy == "lc":
+        raw = [1.0 / x for x in b]
+    else:
+        raise ValueError("unknown policy %r (hc, lc)" % policy)
+    s = sum(raw)
+    return [x / s for x in raw]
+
+
+def aggregate(records, key="ops_per_s"):
+    """{lock: {threads: median of key over the runs}} from benchmark
+    records (dicts with lock, threads and key); records whose key is missing
+    or None are skipped"""
+    acc = {}
+    for r in records:
+        v = r.get(key)
+        if v is None:
+            continue
+        acc.setdefault(r["lock"], {}).setdefault(int(r["threads"]), []).append(float(v))
+    return {lk: {t: statistics.median(vs) for t, vs in byt.items()} for lk, byt in acc.items()}
+
+
+def references(table, threads, candidates, normalize="best"):
+    """the divisor per thread count: the best candidate's throughput
+    (normalize='best') or 1 ('none')"""
+    if normalize == "none":
+        return {t: 1.0 for t in threads}
+    if normalize != "best":
+        raise ValueError("unknown normalization %r (best, none)" % normalize)
+    ref = {}
+    for t in threads:
+        vals = [table[c][t] for c in candidates if c in table and table[c].get(t)]
+        ref[t] = max(vals) if vals else 1.0
+    return ref
+
+
+def score(tput, threads, w, ref):
+    """sum_i w_i * tput[t_i] / ref[t_i]; a missing thread count counts 0"""
+    s = 0.0
+    for t, wi in zip(threads, w):
+        v = tput.get(t)
+        if v:
+            s += wi * v / ref[t]
+    return s
+
+
+def complete(tput, threads):
+    """a result (0 counts: it was measured) at every thread count"""
+    return all(tput.get(t) is not None for t in threads)
+
+
+def rank(table, threads, candidates, user_weights=None, normalize="best", extra=()):
+    """Rank the candidates of table ({lock: {threads: throughput}}).
+
+    Returns a dict with
+      threads, weights {hc: [...], lc: [...]}, normalize, references
+      scores {lock: {hc, lc, complete}} for the candidates and the extra
+             locks (baselines, scored against the same references)
+      order {hc: [...], lc: [...]}: the complete candidates, best first
+      hc_best, lc_best, worst: lock names (None without complete candidates)
+    Ties are broken by name, so the result does not depend on dict order."""
+    threads = [int(t) for t in threads]
+    w = {p: weights(threads, p, user_weights) for p in POLICIES}
+    ref = references(table, threads, candidates, normalize)
+    scores = {}
+    for lk in list(candidates) + [e for e in extra if e not in candidates]:
+        tp = table.get(lk, {})
+        scores[lk] = {p: score(tp, threads, w[p], ref) for p in POLICIES}
+        scores[lk]["complete"] = complete(tp, threads)
+    ok = sorted(c for c in candidates if scores[c]["complete"])
+    order = {p: sorted(ok, key=lambda c: (-scores[c][p], c)) for p in POLICIES}
+    return {
+        "threads": threads,
+        "weights": w,
+        "base_weights": base_weights(threads, user_weights),
+        "user_weights": user_weights is not None,
+        "normalize": normalize,
+        "references": {str(t): ref[t] for t in threads},
+        "scores": scores,
+        "order": order,
+        "hc_best": order["hc"][0] if ok else None,
+        "lc_best": order["lc"][0] if ok else None,
+        "worst": order["hc"][-1] if ok else None,
+        "incomplete": sorted(c for c in candidates if not scores[c]["complete"]),
+    }
+
+
+def parse_weights(text):
+    """'1,2,4,8' -> [1.0, 2.0, 4.0, 8.0]; ValueError with the reason"""
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            out.append(float(part))
+        except ValueError:
+            raise ValueError("expected a number, got '%s'" % part)
+    return out
+
+
+def weights_text(rk):
+    """one line per policy, e.g. 'HC weights: t=1: 0.067, t=2: 0.133 ...'"""
+    lines = []
+    for p in POLICIES:
+        lines.append("%s weights (%s): %s" % (
+            p.upper(),
+            "user base weights" + (" inverted" if p == "lc" else "") if rk["user_weights"]
+            else ("proportional to threads" if p == "hc" else "proportional to 1/threads"),
+            ", ".join("t=%d: %.3f" % (t, x) for t, x in zip(rk["threads"], rk["weights"][p]))))
+    lines.append("averaged: " + ("throughput / best candidate's throughput at the same thread count"
+                                 if rk["normalize"] == "best" else "raw throughput (ops/s)"))
+    return lines
