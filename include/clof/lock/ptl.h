@@ -14,7 +14,9 @@
  * Size: (1 + CLOF_PTL_SLOTS) cache lines = 576 bytes with 8 slots.
  *
  * Memory orders:
- *   get_inc_rlx on request: taking a ticket orders no data.
+ *   the increment of request that takes a ticket: relaxed under `spin`,
+ *     seq_cst under spin-park, for the reason given in ticket.h (the
+ *     release's seq_cst read of request must not miss it).
  *   await slot == t acquire: reads the previous holder's waking (release)
  *     store into that slot.
  *   owner_ticket is written and read only by the holder (relaxed): the next
@@ -64,7 +66,11 @@ static inline void clof_ptl_init(clof_ptl_t *l)
 CLOF_INLINE void clof_ptl_acquire(clof_ptl_t *l, clof_ptl_ctx_t *c)
 {
     (void)c;
-    uint32_t t = clof_atomic32_get_inc_rlx(&l->request);
+    /* seq_cst where waiters may park: the releaser's seq_cst read of
+     * request must see this ticket (else a lost wake-up; found by clof verify,
+     * park mode, C11) */
+    uint32_t t = CLOF_WAIT_CAN_PARK ? clof_atomic32_get_inc(&l->request)
+                                    : clof_atomic32_get_inc_rlx(&l->request);
     clof_atomic32_await_eq_acq(&l->slot[t % CLOF_PTL_SLOTS].grant, t);
     clof_atomic32_write_rlx(&l->owner_ticket, t);
 }

@@ -12,8 +12,13 @@
  * line the releaser writes; PTL spreads it, see ptl.h).
  *
  * Memory orders:
- *   get_inc_rlx on next: taking a ticket orders no data; the wait for
- *     owner == ticket is acquire and reads the previous release's store.
+ *   taking a ticket orders no data, so under `spin` it is a relaxed
+ *     increment; under spin-park it is seq_cst, because the release below
+ *     decides from a seq_cst read of next whether to wake: a relaxed
+ *     increment is outside the seq_cst order and that read could miss it
+ *     while the waiter parks (a lost wake-up under C11, found by
+ *     `clof verify` in park mode; the same instruction on x86).  The wait
+ *     for owner == ticket is acquire and reads the previous release's store.
  *   owner is written only by the holder, so the holder's relaxed read of it
  *     in release reads its own predecessor's store (already acquired);
  *     under `spin` the increment is a release store; under spin-park it is
@@ -57,7 +62,11 @@ static inline void clof_ticket_init(clof_ticket_t *l)
 CLOF_INLINE void clof_ticket_acquire(clof_ticket_t *l, clof_ticket_ctx_t *c)
 {
     (void)c;
-    uint32_t t = clof_atomic32_get_inc_rlx(&l->next);
+    /* seq_cst where waiters may park: the releaser's seq_cst read of
+     * next must see this ticket (else a lost wake-up; found by clof verify,
+     * park mode, C11) */
+    uint32_t t = CLOF_WAIT_CAN_PARK ? clof_atomic32_get_inc(&l->next)
+                                    : clof_atomic32_get_inc_rlx(&l->next);
     clof_atomic32_await_eq_acq(&l->owner, t);
 }
 

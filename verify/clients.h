@@ -1,0 +1,83 @@
+/*
+ * verify/clients.h -- the checked programs ("clients") of clof-verify.
+ *
+ * A client is a small program that uses one lock the way the HMCS paper's
+ * verification client does (Fig. 9): 3 threads, thread 0 acquiring twice,
+ * each critical section incrementing a shared counter with plain (relaxed)
+ * accesses, and the final check `counter == acquisitions`.  So a lock that
+ * lets two threads in at once is caught by the ghost critical-section
+ * counter (mutual exclusion), and a lock that admits one thread at a time
+ * but fails to order the data it protects is caught by the final assertion.
+ * Locks with a tryacquire have thread 2 try once before acquiring; the
+ * counter then expects one more increment per successful try.
+ *
+ * Clients are compiled against the `check` backend (backend_check.h); each
+ * family lives in its own file and exports a table ending with name NULL.
+ */
+#ifndef CLOF_VERIFY_CLIENTS_H
+#define CLOF_VERIFY_CLIENTS_H
+
+#include "vc.h"
+
+typedef struct vc_client {
+    const char *name;   /* "mcs", "hmcs3", "clof.mcs+ticket", ... */
+    const char *family; /* basic, numa, clof, regression */
+    const char *what;   /* one line */
+    int nthreads;
+    void (*setup)(void *arg);
+    void (*thread)(void *arg, int tid);
+    void (*final)(void *arg);
+    void (*resume)(void *arg, int tid); /* NULL: nothing per thread */
+    /* "" must verify; otherwise the property it must violate (a client
+     * built with a known bug) */
+    const char *expect;
+    /* the preemption bound of quick mode (-1: exhaustive even there) */
+    int quick_bound;
+} vc_client_t;
+
+extern const vc_client_t vc_clients_basic[];
+extern const vc_client_t vc_clients_numa[];
+extern const vc_client_t vc_clients_swapped[];
+extern const vc_client_t vc_clients_timed[];
+
+#ifdef CLOF_BACKEND_HEADER
+#include <clof/atomic.h>
+#include <clof/wait.h>
+#include <string.h>
+
+/* The shared data of every client: the counter its critical sections
+ * increment and the number of acquisitions that succeeded. */
+static clof_atomic32_t vc_counter;
+static uint32_t vc_acquired;
+
+static inline void vc_client_setup_common(void)
+{
+#if defined(VC_PARK_MODE)
+    /* the parking table is process state: every execution starts empty */
+    memset(clof_park_table, 0, sizeof clof_park_table);
+    vc_name(clof_park_table, sizeof clof_park_table, "park");
+#endif
+    clof_atomic32_write_rlx(&vc_counter, 0);
+    vc_acquired = 0;
+    vc_name(&vc_counter, sizeof vc_counter, "counter");
+}
+
+/* The critical section: a non-atomic increment with relaxed accesses. */
+static inline void vc_client_cs(void)
+{
+    vc_cs_enter();
+    uint32_t v = clof_atomic32_read_rlx(&vc_counter);
+    clof_atomic32_write_rlx(&vc_counter, v + 1);
+    vc_acquired++;
+    vc_cs_exit();
+}
+
+static inline void vc_client_final_common(void)
+{
+    vc_assert(clof_atomic32_read_rlx(&vc_counter) == vc_acquired,
+              "counter != number of critical sections: an update was lost "
+              "(the lock did not order its data)");
+}
+#endif
+
+#endif /* CLOF_VERIFY_CLIENTS_H */

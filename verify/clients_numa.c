@@ -1,0 +1,346 @@
+/*
+ * verify/clients_numa.c -- clients of the NUMA-aware locks: HMCS at depth 3
+ * with the HMCS paper's client (Fig. 9: 3 threads on separate NUMA nodes,
+ * thresholds 2, T0 acquires twice, counter == 4), CNA, the cohort locks,
+ * the CLoF induction step CLoF(l, ticket) for every basic lock l (CLoF paper
+ * §4.2), and 2- and 3-level compositions of ticket locks.
+ *
+ * Machines (emulated topologies, thresholds 2 at every level so that
+ * in-cohort passing really happens and really stops):
+ *   two levels   "numa:2,core:2": numa (2 cohorts of 2 cpus), system;
+ *                T0 cpu 0, T1 cpu 1 (T0's cohort), T2 cpu 2 (the other).
+ *   three levels "numa:2,cache:2,core:2": cache (4 cohorts of 2 cpus),
+ *                numa (2 of 4), system.  HMCS: T0 cpu 0, T1 cpu 2, T2 cpu 4
+ *                (the paper's Fig. 6: T0 and T1 share the middle lock, T2
+ *                is alone); ticket x3 the same, and (.leaf) T0 cpu 0,
+ *                T1 cpu 1 (same leaf), T2 cpu 2 (same middle cohort).
+ * Each fiber gets its virtual cpu back whenever it is resumed (the vc
+ * resume hook), so clof_current_cpu() answers per thread.
+ */
+#define CLOF_CNA_COUNT 2u /* the client's threshold (default 256) */
+#include "clients.h"
+
+#include <clof/compose.h>
+#include <clof/numa/cna.h>
+#include <clof/numa/cohort.h>
+#include <clof/numa/hmcs.h>
+#include <clof/lock/list.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#if defined(__has_include)
+#if __has_include(<clof/numa/acohort.h>)
+#include <clof/numa/acohort.h>
+#define VC_HAVE_ACOHORT 1
+#endif
+#endif
+
+/* ---------------------------------------------------------------- machines */
+
+static clof_topology_t topo2, topo3;
+static bool topo_ready;
+
+static void topo_one(clof_topology_t *t, const char *shape)
+{
+    clof_topo_error_t err;
+    if (clof_topology_emulate(t, shape, 0, &err) != 0) {
+        fprintf(stderr, "clof-verify: emulate %s: %s\n", shape, err.msg);
+        exit(2);
+    }
+    for (uint32_t l = 0; l < t->nlevels; l++)
+        t->level[l].threshold = 2;
+}
+
+static void machines(void)
+{
+    if (topo_ready)
+        return;
+    topo_one(&topo2, "numa:2,core:2");
+    topo_one(&topo3, "numa:2,cache:2,core:2");
+    /* the process topology (CNA reads it): the three-level machine */
+    clof_topo_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.emulate = "numa:2,cache:2,core:2";
+    o.flags = CLOF_TOPO_NO_ENV | CLOF_TOPO_QUIET;
+    clof_topo_error_t err;
+    if (clof_topology_install(&o, &err) != 0) {
+        fprintf(stderr, "clof-verify: topology: %s\n", err.msg);
+        exit(2);
+    }
+    topo_ready = true;
+}
+
+static const int32_t cpus2[3] = {0, 1, 2};
+static const int32_t cpus_hmcs[3] = {0, 2, 4};
+static const int32_t cpus3_leaf[3] = {0, 1, 2}; /* leaf passing, mid contended */
+static const int32_t cpus_cna[3] = {0, 4, 2}; /* T1 remote: T2 passes it */
+static const int32_t *cur_cpus = cpus2;
+
+static void resume_vcpu(void *arg, int tid)
+{
+    (void)arg;
+    clof_topo_set_vcpu(cur_cpus[tid]);
+}
+
+static void name_tree_(void *base, size_t size, const char *what, int k, int c)
+{
+    char b[40];
+    snprintf(b, sizeof b, "L%d.%d.%s", k, c, what);
+    vc_name(base, size, b);
+}
+
+/* ---------------------------------------------------------------- HMCS */
+
+static clof_hmcs_t hmcs_lock;
+static clof_hmcs_ctx_t hmcs_ctx[3];
+
+static void hmcs3_setup(void *arg)
+{
+    (void)arg;
+    machines();
+    cur_cpus = cpus_hmcs;
+    clof_hmcs_destroy(&hmcs_lock);
+    memset(hmcs_ctx, 0, sizeof hmcs_ctx);
+    if (clof_hmcs_init_topo(&hmcs_lock, &topo3, 3, NULL) != 0) {
+        fprintf(stderr, "clof-verify: hmcs init failed\n");
+        exit(2);
+    }
+    vc_client_setup_common();
+    vc_name(&hmcs_lock, sizeof hmcs_lock, "lock");
+    clof_hmcs_tree_t *tr = (clof_hmcs_tree_t *)clof_atomicptr_read_rlx(&hmcs_lock.tree);
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t n = k == 2 ? 1 : clof_topo_ncohorts(&topo3, tr->lvl[k]);
+        for (uint32_t c = 0; c < n; c++) {
+            clof_hmcs_hnode_t *h = &tr->nodes[k][c];
+            name_tree_(&h->tail, sizeof h->tail, "tail", (int)k, (int)c);
+            name_tree_(&h->node.next, sizeof h->node.next, "N.next", (int)k, (int)c);
+            name_tree_(&h->node.status, sizeof h->node.status, "N.status", (int)k, (int)c);
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        char b[32];
+        snprintf(b, sizeof b, "T%d.next", i);
+        vc_name(&hmcs_ctx[i].q.next, sizeof hmcs_ctx[i].q.next, b);
+        snprintf(b, sizeof b, "T%d.status", i);
+        vc_name(&hmcs_ctx[i].q.status, sizeof hmcs_ctx[i].q.status, b);
+    }
+}
+
+/* Fig. 9 of the HMCS paper: T0 twice, T1 and T2 once. */
+static void hmcs3_thread(void *arg, int t)
+{
+    (void)arg;
+    for (int i = 0; i < (t == 0 ? 2 : 1); i++) {
+        clof_hmcs_acquire(&hmcs_lock, &hmcs_ctx[t]);
+        vc_client_cs();
+        clof_hmcs_release(&hmcs_lock, &hmcs_ctx[t]);
+    }
+}
+
+/* The same with T2 trying once first (the tryacquire path). */
+static void hmcs3_try_thread(void *arg, int t)
+{
+    (void)arg;
+    if (t == 2 && clof_hmcs_tryacquire(&hmcs_lock, &hmcs_ctx[t])) {
+        vc_client_cs();
+        clof_hmcs_release(&hmcs_lock, &hmcs_ctx[t]);
+    }
+    hmcs3_thread(arg, t);
+}
+
+static void final4(void *arg)
+{
+    (void)arg;
+    vc_client_final_common();
+    vc_assert(vc_acquired >= 4, "an acquisition went missing");
+}
+
+/* ---------------------------------------------------------------- CNA */
+
+static clof_cna_t cna_lock;
+static clof_cna_ctx_t cna_ctx[3];
+
+static void cna_setup(void *arg)
+{
+    (void)arg;
+    machines();
+    cur_cpus = cpus_cna;
+    memset(&cna_lock, 0, sizeof cna_lock);
+    memset(cna_ctx, 0, sizeof cna_ctx);
+    clof_cna_init(&cna_lock);
+    vc_client_setup_common();
+    vc_name(&cna_lock, sizeof cna_lock, "tail");
+    for (int i = 0; i < 3; i++) {
+        char b[32];
+        snprintf(b, sizeof b, "T%d.next", i);
+        vc_name(&cna_ctx[i].next, sizeof cna_ctx[i].next, b);
+        snprintf(b, sizeof b, "T%d.spin", i);
+        vc_name(&cna_ctx[i].spin, sizeof cna_ctx[i].spin, b);
+    }
+}
+
+static void cna_thread(void *arg, int t)
+{
+    (void)arg;
+    if (t == 2 && clof_cna_tryacquire(&cna_lock, &cna_ctx[t])) {
+        vc_client_cs();
+        clof_cna_release(&cna_lock, &cna_ctx[t]);
+    }
+    for (int i = 0; i < (t == 0 ? 2 : 1); i++) {
+        clof_cna_acquire(&cna_lock, &cna_ctx[t]);
+        vc_client_cs();
+        clof_cna_release(&cna_lock, &cna_ctx[t]);
+    }
+}
+
+/* ---------------------------------------------------------------- compositions */
+
+/* The CLoF induction step: CLoF(l, ticket) for every basic lock l. */
+#define X(L, U) CLOF_LOCK(ind_##L, ticket, L)
+CLOF_BASIC_LOCKS(X)
+#undef X
+/* 2- and 3-level compositions of ticket locks (the paper's GenMC runs). */
+CLOF_LOCK(tkt3, ticket, ticket, ticket)
+
+/* A client of a composed lock N on topology T with placement C. */
+#define VC_COMPOSED_CLIENT_(N, T, C)                                           \
+    static clof_##N##_t N##_lock;                                              \
+    static clof_##N##_ctx_t N##_ctx[3];                                        \
+    static void N##_setup(void *arg)                                           \
+    {                                                                          \
+        (void)arg;                                                             \
+        machines();                                                            \
+        cur_cpus = C;                                                          \
+        clof_##N##_destroy(&N##_lock);                                         \
+        memset(N##_ctx, 0, sizeof N##_ctx);                                    \
+        if (clof_##N##_init_topo(&N##_lock, &T, NULL) != 0) {                  \
+            fprintf(stderr, "clof-verify: " #N " init failed\n");             \
+            exit(2);                                                           \
+        }                                                                      \
+        vc_client_setup_common();                                              \
+        clof_compose_tree_t *tr =                                              \
+            (clof_compose_tree_t *)clof_atomicptr_read_rlx(&N##_lock.tree);    \
+        vc_name(&N##_lock, sizeof N##_lock, "lock");                           \
+        vc_name(tr->nodes[0], sizeof(clof_##N##_l0_t) * tr->ncoh[0], "L0");    \
+        vc_name(tr->nodes[1], sizeof(clof_##N##_l1_t) * tr->ncoh[1], "L1");    \
+        vc_name(&N##_ctx[0], sizeof N##_ctx[0], "ctx0");                       \
+        vc_name(&N##_ctx[1], sizeof N##_ctx[1], "ctx1");                       \
+        vc_name(&N##_ctx[2], sizeof N##_ctx[2], "ctx2");                       \
+    }                                                                          \
+    static void N##_thread(void *arg, int t)                                   \
+    {                                                                          \
+        (void)arg;                                                             \
+        if (t == 2 && clof_##N##_tryacquire(&N##_lock, &N##_ctx[t])) {         \
+            vc_client_cs();                                                    \
+            clof_##N##_release(&N##_lock, &N##_ctx[t]);                        \
+        }                                                                      \
+        for (int i = 0; i < (t == 0 ? 2 : 1); i++) {                           \
+            clof_##N##_acquire(&N##_lock, &N##_ctx[t]);                        \
+            vc_client_cs();                                                    \
+            clof_##N##_release(&N##_lock, &N##_ctx[t]);                        \
+        }                                                                      \
+    }
+
+#define X(L, U) VC_COMPOSED_CLIENT_(ind_##L, topo2, cpus2)
+CLOF_BASIC_LOCKS(X)
+#undef X
+VC_COMPOSED_CLIENT_(tkt3, topo3, cpus_hmcs)
+#define tkt3l_lock tkt3_lock
+#define tkt3l_ctx tkt3_ctx
+static void tkt3l_setup(void *arg)
+{
+    tkt3_setup(arg);
+    cur_cpus = cpus3_leaf;
+}
+#define tkt3l_thread tkt3_thread
+VC_COMPOSED_CLIENT_(c_bo_mcs, topo2, cpus2)
+VC_COMPOSED_CLIENT_(c_tkt_tkt, topo2, cpus2)
+VC_COMPOSED_CLIENT_(c_ptl_tkt, topo2, cpus2)
+
+#if defined(VC_HAVE_ACOHORT)
+/* The abortable cohort locks: T0 twice and T1 once with acquire, T2 first
+ * with acquire_until(deadline 0) (a try: the deadline has passed), then
+ * with acquire_until(CLOF_DEADLINE_NONE).  The checker has no clock, so a
+ * deadline other than 0 never passes: the abort paths run through the
+ * deadline-0 attempt (docs/verification.md). */
+#define VC_ABORTABLE_CLIENT_(N)                                                \
+    VC_COMPOSED_CLIENT_(N##_x, topo2, cpus2)                                   \
+    static void N##_athread(void *arg, int t)                                  \
+    {                                                                          \
+        (void)arg;                                                             \
+        if (t == 2) {                                                          \
+            if (clof_##N##_acquire_until(&N##_x_lock, &N##_x_ctx[t], 0)) {     \
+                vc_client_cs();                                                \
+                clof_##N##_release(&N##_x_lock, &N##_x_ctx[t]);                \
+            }                                                                  \
+            bool ok = clof_##N##_acquire_until(&N##_x_lock, &N##_x_ctx[t],     \
+                                               CLOF_DEADLINE_NONE);            \
+            vc_assert(ok, "acquire_until without a deadline failed");          \
+            vc_client_cs();                                                    \
+            clof_##N##_release(&N##_x_lock, &N##_x_ctx[t]);                    \
+            return;                                                            \
+        }                                                                      \
+        N##_x_thread(arg, t);                                                  \
+    }
+/* the composed-client macro names its lock N##_x: alias the generated API */
+#define clof_a_c_bo_bo_x_t clof_a_c_bo_bo_t
+#define clof_a_c_bo_bo_x_ctx_t clof_a_c_bo_bo_ctx_t
+#define clof_a_c_bo_bo_x_l0_t clof_a_c_bo_bo_l0_t
+#define clof_a_c_bo_bo_x_l1_t clof_a_c_bo_bo_l1_t
+#define clof_a_c_bo_bo_x_destroy clof_a_c_bo_bo_destroy
+#define clof_a_c_bo_bo_x_init_topo clof_a_c_bo_bo_init_topo
+#define clof_a_c_bo_bo_x_acquire clof_a_c_bo_bo_acquire
+#define clof_a_c_bo_bo_x_tryacquire clof_a_c_bo_bo_tryacquire
+#define clof_a_c_bo_bo_x_release clof_a_c_bo_bo_release
+#define clof_a_c_bo_clh_x_t clof_a_c_bo_clh_t
+#define clof_a_c_bo_clh_x_ctx_t clof_a_c_bo_clh_ctx_t
+#define clof_a_c_bo_clh_x_l0_t clof_a_c_bo_clh_l0_t
+#define clof_a_c_bo_clh_x_l1_t clof_a_c_bo_clh_l1_t
+#define clof_a_c_bo_clh_x_destroy clof_a_c_bo_clh_destroy
+#define clof_a_c_bo_clh_x_init_topo clof_a_c_bo_clh_init_topo
+#define clof_a_c_bo_clh_x_acquire clof_a_c_bo_clh_acquire
+#define clof_a_c_bo_clh_x_tryacquire clof_a_c_bo_clh_tryacquire
+#define clof_a_c_bo_clh_x_release clof_a_c_bo_clh_release
+VC_ABORTABLE_CLIENT_(a_c_bo_bo)
+VC_ABORTABLE_CLIENT_(a_c_bo_clh)
+#define a_c_bo_bo_a_setup a_c_bo_bo_x_setup
+#define a_c_bo_bo_a_thread a_c_bo_bo_athread
+#define a_c_bo_clh_a_setup a_c_bo_clh_x_setup
+#define a_c_bo_clh_a_thread a_c_bo_clh_athread
+#endif
+
+#define VC_ENTRY_(name, fam, what, N, bound)                                   \
+    {name, fam, what, 3, N##_setup, N##_thread, final4, resume_vcpu, "", bound},
+
+const vc_client_t vc_clients_numa[] = {
+    {"hmcs3", "numa",
+     "HMCS depth 3, the HMCS paper's client (Fig. 9), thresholds 2", 3,
+     hmcs3_setup, hmcs3_thread, final4, resume_vcpu, "", 2},
+    {"hmcs3.try", "numa", "HMCS depth 3, T2 tries once first", 3,
+     hmcs3_setup, hmcs3_try_thread, final4, resume_vcpu, "", 2},
+    {"cna", "numa", "CNA, T1 on the remote node (T2 overtakes it), count 2",
+     3, cna_setup, cna_thread, final4, resume_vcpu, "", 2},
+    VC_ENTRY_("c-bo-mcs", "numa", "cohort lock C-BO-MCS, batch 2", c_bo_mcs, 2)
+    VC_ENTRY_("c-tkt-tkt", "numa", "cohort lock C-TKT-TKT, batch 2", c_tkt_tkt, 2)
+    VC_ENTRY_("c-ptl-tkt", "numa", "cohort lock C-PTL-TKT, batch 2", c_ptl_tkt, 2)
+#if defined(VC_HAVE_ACOHORT)
+    VC_ENTRY_("a-c-bo-bo", "numa",
+              "abortable cohort A-C-BO-BO, batch 2, T2 tries (deadline 0) first",
+              a_c_bo_bo_a, 2)
+    VC_ENTRY_("a-c-bo-clh", "numa",
+              "abortable cohort A-C-BO-CLH, batch 2, T2 tries (deadline 0) first",
+              a_c_bo_clh_a, 2)
+#endif
+#define X(L, U)                                                                \
+    VC_ENTRY_("clof." #L "+ticket", "clof",                                    \
+              "induction step CLoF(" #L ", ticket), 2 levels, threshold 2",    \
+              ind_##L, 2)
+    CLOF_BASIC_LOCKS(X)
+#undef X
+    VC_ENTRY_("clof.tkt3", "clof",
+              "3 levels of ticket locks, thresholds 2, HMCS placement", tkt3, 2)
+    VC_ENTRY_("clof.tkt3.leaf", "clof",
+              "3 levels of ticket locks, T0 and T1 share a leaf, T2 the middle",
+              tkt3l, 2)
+    {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0}};

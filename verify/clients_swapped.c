@@ -1,0 +1,108 @@
+/*
+ * verify/clients_swapped.c -- compositions built with the release order of
+ * the CLoF generator swapped (CLOF_COMPOSE_SWAPPED_RELEASE: the low lock is
+ * released before the high one, breaking the context invariant of the CLoF
+ * paper §4.1.3).  The model checker must catch it wherever the high lock
+ * uses its context (a queue node: MCS, CLH, Hemlock): the next owner of the
+ * low lock reuses high_ctx while the previous owner still releases the high
+ * lock with it.  Over a context-free high lock (ticket) the swap is harmless
+ * and the client verifies: the invariant is about contexts.
+ * Same machine and client as clients_numa.c (two levels, threshold 2).
+ */
+#define CLOF_COMPOSE_SWAPPED_RELEASE 1
+#include "clients.h"
+
+#include <clof/compose.h>
+#include <clof/lock/list.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static clof_topology_t topo2;
+static bool topo_ready;
+static const int32_t cpus2[3] = {0, 1, 2};
+
+static void machine(void)
+{
+    if (topo_ready)
+        return;
+    clof_topo_error_t err;
+    if (clof_topology_emulate(&topo2, "numa:2,core:2", 0, &err) != 0) {
+        fprintf(stderr, "clof-verify: emulate: %s\n", err.msg);
+        exit(2);
+    }
+    for (uint32_t l = 0; l < topo2.nlevels; l++)
+        topo2.level[l].threshold = 2;
+    topo_ready = true;
+}
+
+static void resume_vcpu(void *arg, int tid)
+{
+    (void)arg;
+    clof_topo_set_vcpu(cpus2[tid]);
+}
+
+CLOF_LOCK(sw_tkt_mcs, mcs, ticket)
+CLOF_LOCK(sw_mcs_clh, clh, mcs)
+CLOF_LOCK(sw_tkt_hem, hemlock, ticket)
+CLOF_LOCK(sw_tkt_tkt, ticket, ticket)
+
+#define VC_SWAPPED_CLIENT_(N)                                                  \
+    static clof_##N##_t N##_lock;                                              \
+    static clof_##N##_ctx_t N##_ctx[3];                                        \
+    static void N##_setup(void *arg)                                           \
+    {                                                                          \
+        (void)arg;                                                             \
+        machine();                                                             \
+        clof_##N##_destroy(&N##_lock);                                         \
+        memset(N##_ctx, 0, sizeof N##_ctx);                                    \
+        if (clof_##N##_init_topo(&N##_lock, &topo2, NULL) != 0) {              \
+            fprintf(stderr, "clof-verify: " #N " init failed\n");             \
+            exit(2);                                                           \
+        }                                                                      \
+        vc_client_setup_common();                                              \
+        clof_compose_tree_t *tr =                                              \
+            (clof_compose_tree_t *)clof_atomicptr_read_rlx(&N##_lock.tree);    \
+        vc_name(tr->nodes[0], sizeof(clof_##N##_l0_t) * tr->ncoh[0], "L0");    \
+        vc_name(tr->nodes[1], sizeof(clof_##N##_l1_t) * tr->ncoh[1], "L1");    \
+        vc_name(&N##_ctx[0], sizeof N##_ctx[0], "ctx0");                       \
+        vc_name(&N##_ctx[1], sizeof N##_ctx[1], "ctx1");                       \
+        vc_name(&N##_ctx[2], sizeof N##_ctx[2], "ctx2");                       \
+    }                                                                          \
+    static void N##_thread(void *arg, int t)                                   \
+    {                                                                          \
+        (void)arg;                                                             \
+        for (int i = 0; i < (t == 0 ? 2 : 1); i++) {                           \
+            clof_##N##_acquire(&N##_lock, &N##_ctx[t]);                        \
+            vc_client_cs();                                                    \
+            clof_##N##_release(&N##_lock, &N##_ctx[t]);                        \
+        }                                                                      \
+    }
+
+VC_SWAPPED_CLIENT_(sw_tkt_mcs)
+VC_SWAPPED_CLIENT_(sw_mcs_clh)
+VC_SWAPPED_CLIENT_(sw_tkt_hem)
+VC_SWAPPED_CLIENT_(sw_tkt_tkt)
+
+static void final4(void *arg)
+{
+    (void)arg;
+    vc_client_final_common();
+    vc_assert(vc_acquired >= 4, "an acquisition went missing");
+}
+
+#define E_(name, what, N, expect)                                              \
+    {name, "regression", what, 3, N##_setup, N##_thread, final4, resume_vcpu,  \
+     expect, 2},
+const vc_client_t vc_clients_swapped[] = {
+    E_("swapped.ticket+mcs", "CLoF(ticket, MCS) with the release order swapped",
+       sw_tkt_mcs, "*")
+    E_("swapped.mcs+clh",
+       "CLoF(MCS, CLH) swapped: NOT caught by this client (see docs)",
+       sw_mcs_clh, "")
+    E_("swapped.ticket+hemlock",
+       "CLoF(ticket, Hemlock) with the release order swapped", sw_tkt_hem, "*")
+    E_("swapped.ticket+ticket",
+       "CLoF(ticket, ticket) swapped: harmless, no context at the high level",
+       sw_tkt_tkt, "")
+    {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0}};
