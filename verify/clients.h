@@ -42,7 +42,10 @@ extern const vc_client_t vc_clients_timed[];
 
 #ifdef CLOF_BACKEND_HEADER
 #include <clof/atomic.h>
+#include <clof/topology.h>
 #include <clof/wait.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The shared data of every client: the counter its critical sections
@@ -70,6 +73,20 @@ static inline void vc_client_cs(void)
     clof_atomic32_write_rlx(&vc_counter, v + 1);
     vc_acquired++;
     vc_cs_exit();
+}
+
+/* An emulated machine for the clients of hierarchical locks: every level's
+ * threshold 2, so that in-cohort passing happens within a few
+ * acquisitions. */
+static inline void vc_client_topology(clof_topology_t *t, const char *shape)
+{
+    clof_topo_error_t err;
+    if (clof_topology_emulate(t, shape, 0, &err) != 0) {
+        fprintf(stderr, "clof-verify: emulate %s: %s\n", shape, err.msg);
+        exit(2);
+    }
+    for (uint32_t l = 0; l < t->nlevels; l++)
+        t->level[l].threshold = 2;
 }
 
 static inline void vc_client_final_common(void)

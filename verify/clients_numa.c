@@ -41,23 +41,12 @@
 static clof_topology_t topo2, topo3;
 static bool topo_ready;
 
-static void topo_one(clof_topology_t *t, const char *shape)
-{
-    clof_topo_error_t err;
-    if (clof_topology_emulate(t, shape, 0, &err) != 0) {
-        fprintf(stderr, "clof-verify: emulate %s: %s\n", shape, err.msg);
-        exit(2);
-    }
-    for (uint32_t l = 0; l < t->nlevels; l++)
-        t->level[l].threshold = 2;
-}
-
 static void machines(void)
 {
     if (topo_ready)
         return;
-    topo_one(&topo2, "numa:2,core:2");
-    topo_one(&topo3, "numa:2,cache:2,core:2");
+    vc_client_topology(&topo2, "numa:2,core:2");
+    vc_client_topology(&topo3, "numa:2,cache:2,core:2");
     /* the process topology (CNA reads it): the three-level machine */
     clof_topo_opts_t o;
     memset(&o, 0, sizeof o);

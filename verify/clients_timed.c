@@ -34,13 +34,7 @@ static void machine(void)
 {
     if (topo_ready)
         return;
-    clof_topo_error_t err;
-    if (clof_topology_emulate(&topo2, "numa:2,core:2", 0, &err) != 0) {
-        fprintf(stderr, "clof-verify: emulate: %s\n", err.msg);
-        exit(2);
-    }
-    for (uint32_t l = 0; l < topo2.nlevels; l++)
-        topo2.level[l].threshold = 2;
+    vc_client_topology(&topo2, "numa:2,core:2");
     topo_ready = true;
 }
 
