@@ -556,10 +556,9 @@ static int bench_collect(const params_t *p, shared_t *sh, thread_t *th,
     return 0;
 }
 
-static __attribute__((unused)) int bench_run(const params_t *p, int run,
-                                           result_t *r)
+/* The shared state of one run (both the native and the simulated one). */
+static shared_t *bench_shared_new_(const params_t *p)
 {
-    int T = p->threads;
     shared_t *sh = xaligned(128, sizeof *sh);
     sh->cs_lines = p->cs_lines;
     sh->lines = xaligned(128, sizeof(cs_line_t) * (size_t)p->cs_lines);
@@ -568,6 +567,38 @@ static __attribute__((unused)) int bench_run(const params_t *p, int run,
     sh->topo = topo;
     sh->nlev = topo->nlevels > 1 ? topo->nlevels : 0;
     bench_inits[p->lock](sh);
+    return sh;
+}
+
+/* A thread's random stream, non-critical work, latency samples and
+ * handover matrix (t->id set); iters: non-critical iterations. */
+static void bench_thread_setup_(thread_t *t, const params_t *p, int run,
+                                double iters, uint32_t ncpu_ids)
+{
+    uint64_t i = (uint64_t)t->id;
+    t->rng = p->seed * 0x9E3779B97F4A7C15ULL + i * 0xBF58476D1CE4E5B9ULL +
+             (uint64_t)run * 0x94D049BB133111EBULL + 1;
+    if (t->rng == 0)
+        t->rng = 1;
+    if (p->non_cs_fixed || iters < 0.5) {
+        t->noncs_range = 0;
+        t->noncs_fixed = (uint32_t)llround(iters);
+    } else {
+        t->noncs_range = (uint32_t)llround(2.0 * iters) + 1;
+    }
+    t->sample_mask = p->sample_every - 1;
+    t->samples = xaligned(64, sizeof(uint64_t) * BENCH_SAMPLE_CAP);
+    t->ncpu_ids = ncpu_ids;
+    if (ncpu_ids)
+        t->pairs = xaligned(64, sizeof(uint64_t) * ncpu_ids * ncpu_ids);
+}
+
+static __attribute__((unused)) int bench_run(const params_t *p, int run,
+                                           result_t *r)
+{
+    int T = p->threads;
+    shared_t *sh = bench_shared_new_(p);
+    const clof_topology_t *topo = sh->topo;
 
     thread_t *th = xaligned(128, sizeof *th * (size_t)T);
     long nconf = topo->emulated ? (long)topo->ncpus
@@ -592,21 +623,7 @@ static __attribute__((unused)) int bench_run(const params_t *p, int run,
             t->fixed_cpu = (int)clof_topo_assign_vcpu(
                 topo, (clof_vcpu_assign_t)p->placement, (uint32_t)i);
         }
-        t->rng = p->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)i * 0xBF58476D1CE4E5B9ULL +
-                 (uint64_t)run * 0x94D049BB133111EBULL + 1;
-        if (t->rng == 0)
-            t->rng = 1;
-        if (p->non_cs_fixed || iters < 0.5) {
-            t->noncs_range = 0;
-            t->noncs_fixed = (uint32_t)llround(iters);
-        } else {
-            t->noncs_range = (uint32_t)llround(2.0 * iters) + 1;
-        }
-        t->sample_mask = p->sample_every - 1;
-        t->samples = xaligned(64, sizeof(uint64_t) * BENCH_SAMPLE_CAP);
-        t->ncpu_ids = ncpu_ids;
-        if (ncpu_ids)
-            t->pairs = xaligned(64, sizeof(uint64_t) * ncpu_ids * ncpu_ids);
+        bench_thread_setup_(t, p, run, iters, ncpu_ids);
     }
 
     for (int i = 0; i < T; i++) {
@@ -675,14 +692,8 @@ static void bench_sim_entry(void *arg)
 static int bench_run_sim(const params_t *p, int run, result_t *r)
 {
     int T = p->threads;
-    shared_t *sh = xaligned(128, sizeof *sh);
-    sh->cs_lines = p->cs_lines;
-    sh->lines = xaligned(128, sizeof(cs_line_t) * (size_t)p->cs_lines);
-    sh->lines[0].v[1] = BENCH_NO_OWNER;
-    const clof_topology_t *topo = clof_topology();
-    sh->topo = topo;
-    sh->nlev = topo->nlevels > 1 ? topo->nlevels : 0;
-    bench_inits[p->lock](sh);
+    shared_t *sh = bench_shared_new_(p);
+    const clof_topology_t *topo = sh->topo;
 
     thread_t *th = xaligned(128, sizeof *th * (size_t)T);
     uint32_t ncpu_ids = topo->ncpus <= BENCH_PAIR_MAX_CPUS ? topo->ncpus : 0;
@@ -696,22 +707,7 @@ static int bench_run_sim(const params_t *p, int run, result_t *r)
         t->cpu_mode = CPU_VIRTUAL;
         t->fixed_cpu = (int)clof_topo_assign_vcpu(
             &bench_prof.topo, (clof_vcpu_assign_t)p->placement, (uint32_t)i);
-        t->rng = p->seed * 0x9E3779B97F4A7C15ULL +
-                 (uint64_t)i * 0xBF58476D1CE4E5B9ULL +
-                 (uint64_t)run * 0x94D049BB133111EBULL + 1;
-        if (t->rng == 0)
-            t->rng = 1;
-        if (p->non_cs_fixed || iters < 0.5) {
-            t->noncs_range = 0;
-            t->noncs_fixed = (uint32_t)llround(iters);
-        } else {
-            t->noncs_range = (uint32_t)llround(2.0 * iters) + 1;
-        }
-        t->sample_mask = p->sample_every - 1;
-        t->samples = xaligned(64, sizeof(uint64_t) * BENCH_SAMPLE_CAP);
-        t->ncpu_ids = ncpu_ids;
-        if (ncpu_ids)
-            t->pairs = xaligned(64, sizeof(uint64_t) * ncpu_ids * ncpu_ids);
+        bench_thread_setup_(t, p, run, iters, ncpu_ids);
         cpus[i] = (uint32_t)t->fixed_cpu;
         args[i] = t;
     }

@@ -89,6 +89,28 @@ static inline void vc_client_topology(clof_topology_t *t, const char *shape)
         t->level[l].threshold = 2;
 }
 
+/* Reset a lock N built by compose.h's front end (CLOF_LOCK, the cohort and
+ * abortable cohort locks) over topology T for a new execution, with zeroed
+ * contexts N##_ctx[3], and name its parts for traces. */
+#define VC_COMPOSED_RESET(N, T)                                                \
+    do {                                                                       \
+        clof_##N##_destroy(&N##_lock);                                         \
+        memset(N##_ctx, 0, sizeof N##_ctx);                                    \
+        if (clof_##N##_init_topo(&N##_lock, &(T), NULL) != 0) {                \
+            fprintf(stderr, "clof-verify: " #N " init failed\n");            \
+            exit(2);                                                           \
+        }                                                                      \
+        vc_client_setup_common();                                              \
+        clof_compose_tree_t *tr_ =                                             \
+            (clof_compose_tree_t *)clof_atomicptr_read_rlx(&N##_lock.tree);    \
+        vc_name(&N##_lock, sizeof N##_lock, "lock");                           \
+        vc_name(tr_->nodes[0], sizeof(clof_##N##_l0_t) * tr_->ncoh[0], "L0");  \
+        vc_name(tr_->nodes[1], sizeof(clof_##N##_l1_t) * tr_->ncoh[1], "L1");  \
+        vc_name(&N##_ctx[0], sizeof N##_ctx[0], "ctx0");                       \
+        vc_name(&N##_ctx[1], sizeof N##_ctx[1], "ctx1");                       \
+        vc_name(&N##_ctx[2], sizeof N##_ctx[2], "ctx2");                       \
+    } while (0)
+
 static inline void vc_client_final_common(void)
 {
     vc_assert(clof_atomic32_read_rlx(&vc_counter) == vc_acquired,

@@ -53,20 +53,10 @@ static uint32_t gave_up;
     {                                                                          \
         (void)arg;                                                             \
         machine();                                                             \
-        clof_##N##_destroy(&N##_lock);                                         \
-        memset(N##_ctx, 0, sizeof N##_ctx);                                    \
-        if (clof_##N##_init_topo(&N##_lock, &topo2, NULL) != 0) {              \
-            fprintf(stderr, "clof-verify: " #N " init failed\n");             \
-            exit(2);                                                           \
-        }                                                                      \
-        vc_client_setup_common();                                              \
+        VC_COMPOSED_RESET(N, topo2);                                           \
         gave_up = 0;                                                           \
         vc_clock = 0;                                                          \
         vc_name(&vc_clock, sizeof vc_clock, "clock");                          \
-        clof_compose_tree_t *tr =                                              \
-            (clof_compose_tree_t *)clof_atomicptr_read_rlx(&N##_lock.tree);    \
-        vc_name(tr->nodes[0], sizeof(clof_##N##_l0_t) * tr->ncoh[0], "L0");    \
-        vc_name(tr->nodes[1], sizeof(clof_##N##_l1_t) * tr->ncoh[1], "L1");    \
     }                                                                          \
     static void N##_thread(void *arg, int t)                                   \
     {                                                                          \

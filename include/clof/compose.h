@@ -140,8 +140,7 @@
     typedef struct {                                                           \
         clof_##B##_t lock;                                                     \
         clof_atomic32_t waiters; /* only when B has no native has_waiters */   \
-        /* the owner's metadata, off the line that arriving waiters write */   \
-        uint32_t passed CLOF_CACHE_ALIGNED; /* has_high_lock (prev. owner) */  \
+        uint32_t passed;         /* has_high_lock: set by the previous owner */\
         uint32_t count;          /* consecutive local passes */                \
         uint32_t threshold;      /* keep_local bound */                        \
         clof_##N##_l##k1##_t *high;                                            \
