@@ -21,7 +21,7 @@
 
 typedef struct vc_client {
     const char *name;   /* "mcs", "hmcs3", "clof.mcs+ticket", ... */
-    const char *family; /* basic, numa, clof, regression */
+    const char *family; /* basic, numa, clof, regression, deep (not in CI) */
     const char *what;   /* one line */
     int nthreads;
     void (*setup)(void *arg);

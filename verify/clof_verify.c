@@ -49,7 +49,7 @@ static void usage(FILE *o)
             "       clof-verify --mutate [--lock NAME]... [--model M]\n"
             "       clof-verify --bug NAME [--model M]\n"
             "       clof-verify --list\n"
-            "NAME: a client name, a family (basic, numa, clof, regression),\n"
+            "NAME: a client name, a family (basic, numa, clof, regression, deep),\n"
             "a shell pattern (\"clof.*\"), or all (default: every client that\n"
             "must verify).  --quick (default): each client's preemption bound\n"
             "(2); --full: exhaustive (no bound).\n");
