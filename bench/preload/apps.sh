@@ -20,11 +20,16 @@
 # usage: bench/preload/apps.sh [--bin DIR] [--lib FILE] [--threads "1 2 3 4"]
 #          [--repeats 5] [--duration 2] [--locks "mcs clh ticket hemlock tas"]
 #          [--programs "leveldb kccachetest kcgrasstest memcached"] [--seed 1] [--out FILE]
+#          [--emulate SHAPE]
+# --emulate SHAPE runs the clof locks over an emulated hierarchy
+# (CLOF_EMULATE=SHAPE, e.g. numa:2,cache:2,core:2: threads are spread over
+# its virtual cpus, so the hierarchical locks take their cohort paths on this
+# flat machine); glibc runs as it is.  Recorded in the meta line.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cmdline="$0"; for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
-threads="1 2 3 4"; repeats=5; duration=2; seed=1; out=""
+threads="1 2 3 4"; repeats=5; duration=2; seed=1; out=""; emulate=""
 locks="mcs clh ticket hemlock tas"
 programs="leveldb kccachetest kcgrasstest memcached"
 while [ $# -gt 0 ]; do
@@ -38,6 +43,7 @@ while [ $# -gt 0 ]; do
     --programs) programs="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
+    --emulate) emulate="$2"; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "apps.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
@@ -61,11 +67,12 @@ trap '[ -n "$mcpid" ] && kill -KILL "$mcpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 all="glibc $locks"
 machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version 2>&1 | awk 'NR == 1 { print $NF }') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
 versions="leveldb $(dpkg-query -W -f='${Version}' libleveldb-dev 2>/dev/null || echo ?), kyotocabinet $(dpkg-query -W -f='${Version}' kyotocabinet-utils 2>/dev/null || echo ?), memcached $(dpkg-query -W -f='${Version}' memcached 2>/dev/null || echo ?)"
-python3 - "$cmdline" "$machine" "$versions" "$threads" "$repeats" "$duration" "$seed" >"$out" <<'EOF'
+python3 - "$cmdline" "$machine" "$versions" "$threads" "$repeats" "$duration" "$seed" "$emulate" >"$out" <<'EOF'
 import json, sys, time
-c, m, v, t, r, d, s = sys.argv[1:]
+c, m, v, t, r, d, s, e = sys.argv[1:]
 print(json.dumps({"type": "meta", "driver": "bench/preload/apps.sh", "cmdline": c,
                   "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": m, "notes": v,
+                  "emulate": e or None,
                   "threads": [int(x) for x in t.split()], "repeats": int(r),
                   "duration_s": float(d), "seed": int(s), "reference": "glibc",
                   "units": {"leveldb": "Gets/s", "kccachetest": "records/s",
@@ -77,7 +84,10 @@ emit() { # program lock T repeat ok value error  (+ the 1-minute load average
 if e: d["error"]=e
 print(json.dumps(d))' "$@" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out"
 }
-prefix() { [ "$1" = glibc ] && echo "" || echo "LD_PRELOAD=$lib CLOF_LOCK=$1"; }
+prefix() {
+  [ "$1" = glibc ] && { echo ""; return; }
+  echo "LD_PRELOAD=$lib CLOF_LOCK=$1${emulate:+ CLOF_EMULATE=$emulate}"
+}
 
 run_one() { # program lock T repeat
   local p="$1" l="$2" t="$3" r="$4" pre value ok=0 err="" rc

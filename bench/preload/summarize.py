@@ -54,6 +54,9 @@ def main():
         print(f"- Date: {meta.get('date', '')}; machine: {meta.get('machine', '')}")
         if meta.get("notes"):
             print(f"- {meta['notes']}")
+        if meta.get("emulate"):
+            print(f"- clof locks over an emulated hierarchy: CLOF_EMULATE={meta['emulate']} "
+                  "(glibc unchanged)")
     print(f"- Data: {path}")
     loads = [r for r in _loads]
     if loads:

@@ -54,7 +54,8 @@ start_run() {
             >"$tmp/out.$slot" 2>&1 &
         echo $! >"$tmp/pid.$slot"
         wait $!
-        echo $? >"$tmp/rc.$slot"
+        echo $? >"$tmp/rc.$slot.w" # written whole, then renamed:
+        mv "$tmp/rc.$slot.w" "$tmp/rc.$slot" # never read half-written
     ) &
 }
 
