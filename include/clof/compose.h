@@ -51,12 +51,47 @@
  * cohorts equal their parents').  Pass `levels` (n ascending level indices,
  * the last one the system level) to choose.
  *
+ * The fast path (not in the paper; after the fast path of Chabbi and
+ * Mellor-Crummey's adaptive HMCS, PPoPP'16).  A composed lock of 2 to 5
+ * levels has one more word above the system level, `fast` (its own cache
+ * line in the tree): HELD (bit 0) and TOPWAIT (bit 1).  Whoever owns the
+ * lock holds HELD:
+ *   - an arriving thread that reads `fast` == 0 (nobody holds the lock and
+ *     no system-level owner waits for it) takes it with one CAS 0 -> HELD and
+ *     skips the hierarchy: one atomic operation when uncontended, instead of
+ *     one lock per level; otherwise it queues in the hierarchy as above;
+ *   - a thread that acquires the system-level lock (not one that inherits it
+ *     through a local pass) then takes HELD as well: CAS when clear;
+ *     otherwise it sets TOPWAIT, which keeps new arrivals out of the fast
+ *     path, and waits through the waiting policy for the fast owner to leave
+ *     (at most one critical section);
+ *   - the system-level owner keeps HELD across local passes and clears it
+ *     (a release store: nobody else can wait for it) just before releasing
+ *     the system lock (the context invariant: highest first); a fast owner
+ *     clears HELD with a seq_cst subtraction and wakes the system-level owner
+ *     when TOPWAIT was set.
+ * The lock is held exactly when HELD is set, so tryacquire is the fast CAS
+ * alone.  has_waiters of a fast owner reports a waiting system-level owner
+ * (TOPWAIT) only.  Under contention an arrival costs one more read of a line
+ * that changes only when the system lock changes hands.  Bypass is bounded:
+ * a fast owner delays the system-level owner by at most one critical
+ * section, and queued waiters by one each time the system lock is free.
+ * Define CLOF_COMPOSE_NO_FAST_PATH for the paper's lock exactly (the
+ * simulator and clof-bench can compare both).  One-level compositions and the
+ * abortable cohort locks (numa/acohort.h) have no fast path.
+ *
  * Memory orders: the metadata (passed, count, high_ctx) is only touched by
  * the current owner of the low lock, so it is ordered by the low lock's own
  * acquire/release and uses plain accesses (the CLoF paper §4.2 found with
  * VSync that all of the generator's auxiliary accesses can be relaxed as long
  * as the basic locks keep their barriers).  The waiter count is relaxed: it
- * is only a hint for has_waiters.
+ * is only a hint for has_waiters.  `fast`: the taking CASes are acquire (the
+ * previous owner's critical section, released by the clearing store or
+ * subtraction, happens before ours); the fast pre-read is relaxed (only a
+ * filter before the CAS); setting TOPWAIT and the fast owner's subtraction
+ * are seq_cst read-modify-writes of the same word, so the fast owner sees
+ * TOPWAIT exactly when the system-level owner may be waiting (and may have
+ * parked: the waking pair of wait.h).
  */
 #ifndef CLOF_COMPOSE_H
 #define CLOF_COMPOSE_H
@@ -100,34 +135,109 @@
 #define CLOF_COMPOSE_ON_ACQUIRE(levels_taken) ((void)0)
 #endif
 
-/* The top (system) level k: the basic lock B alone. */
+/* ---- the fast path's word (see the header comment) ---- */
+/* the hierarchy's paths behind the fast path: called, not inlined */
+#define CLOF_CMP_OUTLINE_ static __attribute__((noinline, unused))
+#define CLOF_CMP_HELD_ 1u
+#define CLOF_CMP_TOPWAIT_ 2u
+#ifdef CLOF_COMPOSE_NO_FAST_PATH
+#define CLOF_COMPOSE_FAST_ 0
+#else
+#define CLOF_COMPOSE_FAST_ 1
+#endif
+
+/* An arrival's (and tryacquire's) attempt. */
+CLOF_INLINE bool clof_compose_fast_try_(clof_atomic32_t *f)
+{
+    return clof_atomic32_read_rlx(f) == 0 &&
+           clof_atomic32_cmpxchg_acq(f, 0, CLOF_CMP_HELD_) == 0;
+}
+/* The fast owner's release. */
+CLOF_INLINE void clof_compose_fast_release_(clof_atomic32_t *f)
+{
+    uint32_t old = clof_atomic32_get_sub(f, CLOF_CMP_HELD_);
+    if (CLOF_UNLIKELY(old & CLOF_CMP_TOPWAIT_))
+        clof_atomic32_wake(f, CLOF_CMP_TOPWAIT_);
+}
+/* The system-level owner: take HELD (waiting for a fast owner to leave). */
+CLOF_SLOW void clof_compose_fast_take_slow_(clof_atomic32_t *f, uint32_t v)
+{
+    clof_wait_t w = CLOF_WAIT_INIT;
+    for (;;) {
+        if (!(v & CLOF_CMP_HELD_)) { /* free: take it, clearing TOPWAIT */
+            uint32_t s = clof_atomic32_cmpxchg_acq(f, v, CLOF_CMP_HELD_);
+            if (s == v)
+                break;
+            v = s;
+            continue;
+        }
+        if (!(v & CLOF_CMP_TOPWAIT_)) { /* keep new arrivals out */
+            uint32_t s = clof_atomic32_cmpxchg(f, v, v | CLOF_CMP_TOPWAIT_);
+            if (s != v) {
+                v = s;
+                continue;
+            }
+            v |= CLOF_CMP_TOPWAIT_;
+        }
+        clof_atomic32_wait(&w, f, v);
+        v = clof_atomic32_read_rlx(f);
+    }
+    clof_wait_end(&w);
+}
+CLOF_INLINE void clof_compose_fast_take_(clof_atomic32_t *f)
+{
+    uint32_t v = clof_atomic32_cmpxchg_acq(f, 0, CLOF_CMP_HELD_);
+    if (CLOF_UNLIKELY(v != 0))
+        clof_compose_fast_take_slow_(f, v);
+}
+/* The system-level owner, before releasing the system lock. */
+CLOF_INLINE void clof_compose_fast_drop_(clof_atomic32_t *f)
+{
+    clof_atomic32_write_rel(f, 0);
+}
+
+/* The top (system) level k: the basic lock B alone (and, with the fast
+ * path, the fast word it takes after B: `fast`, NULL without one). */
 #define CLOF_CMP_TOP_(N, k, B)                                                 \
     typedef struct {                                                           \
         clof_##B##_t lock;                                                     \
+        clof_atomic32_t *fast; /* the fast path's word, or NULL */             \
     } CLOF_CACHE_ALIGNED clof_##N##_l##k##_t;                                  \
     typedef clof_##B##_ctx_t clof_##N##_c##k##_t;                              \
+    /* high: the fast word (the top has no high lock) */                       \
     CLOF_GEN_ void clof_##N##_node_init##k(clof_##N##_l##k##_t *n,         \
                                                uint32_t threshold, void *high) \
     {                                                                          \
         (void)threshold;                                                       \
-        (void)high;                                                            \
         clof_##B##_init(&n->lock);                                             \
+        n->fast = (clof_atomic32_t *)high;                                     \
     }                                                                          \
     CLOF_INLINE uint32_t clof_##N##_acq##k(clof_##N##_l##k##_t *n,           \
                                              clof_##N##_c##k##_t *c)           \
     {                                                                          \
         clof_##B##_acquire(&n->lock, c);                                       \
+        if (n->fast)                                                           \
+            clof_compose_fast_take_(n->fast);                                  \
         return 1;                                                              \
     }                                                                          \
     CLOF_INLINE bool clof_##N##_try##k(clof_##N##_l##k##_t *n,               \
                                          clof_##N##_c##k##_t *c)               \
     {                                                                          \
-        return clof_##B##_tryacquire(&n->lock, c);                             \
+        if (!clof_##B##_tryacquire(&n->lock, c))                               \
+            return false;                                                      \
+        if (!n->fast || clof_compose_fast_try_(n->fast))                       \
+            return true;                                                       \
+        clof_##B##_release(&n->lock, c);                                       \
+        return false;                                                          \
     }                                                                          \
     CLOF_INLINE void clof_##N##_rel##k(clof_##N##_l##k##_t *n,               \
                                          clof_##N##_c##k##_t *c)               \
     {                                                                          \
-        clof_##B##_release(&n->lock, c);                                       \
+        if (n->fast)                                                           \
+            CLOF_CMP_RELEASE_ORDER_(clof_compose_fast_drop_(n->fast),          \
+                                    clof_##B##_release(&n->lock, c));          \
+        else                                                                   \
+            clof_##B##_release(&n->lock, c);                                   \
     }                                                                          \
     CLOF_INLINE bool clof_##N##_hw##k(clof_##N##_l##k##_t *n,                \
                                         clof_##N##_c##k##_t *c)                \
@@ -269,7 +379,18 @@ typedef struct {
     uint32_t lvl[CLOF_TOPO_MAX_LEVELS];     /* topology level of each level */
     uint32_t ncoh[CLOF_TOPO_MAX_LEVELS];    /* nodes per level */
     void *nodes[CLOF_TOPO_MAX_LEVELS];      /* arrays of clof_<name>_l<k>_t */
+    clof_atomic32_t fast CLOF_CACHE_ALIGNED; /* the fast path's word */
 } clof_compose_tree_t;
+
+/* a zeroed tree (cache-line aligned: the fast word has its own line) */
+static inline clof_compose_tree_t *clof_compose_tree_new_(void)
+{
+    clof_compose_tree_t *tr = (clof_compose_tree_t *)aligned_alloc(
+        CLOF_CACHELINE, sizeof(clof_compose_tree_t));
+    if (tr)
+        memset(tr, 0, sizeof *tr);
+    return tr;
+}
 
 #define CLOF_CMP_ALLOC_(N, k)                                                  \
     do {                                                                       \
@@ -293,10 +414,15 @@ typedef struct {
             &((clof_##N##_l##k1##_t *)tr->nodes[k1])[p_]);                     \
     }
 #define CLOF_CMP_TOPINIT_(N, k)                                                \
+    clof_##N##_node_init##k((clof_##N##_l##k##_t *)tr->nodes[k], 0,            \
+                            CLOF_COMPOSE_FAST_ ? (void *)&tr->fast : NULL);
+/* the same without a fast path (one level; the abortable cohort locks) */
+#define CLOF_CMP_TOPINIT_NOFAST_(N, k)                                         \
     clof_##N##_node_init##k((clof_##N##_l##k##_t *)tr->nodes[k], 0, NULL);
 
 /* The user-facing lock over the tree; n levels, lowest index 0. */
-#define CLOF_CMP_FRONT_(N, P, NLEV, FAIR, BUILD)                                  \
+/* FAST: 1 for the fast path (with CLOF_CMP_TOPINIT_), 0 without */
+#define CLOF_CMP_FRONT_(N, P, NLEV, FAIR, FAST, BUILD)                            \
     typedef struct {                                                           \
         CLOF_ATOMICPTR(clof_compose_tree_t) tree;                              \
     } clof_##N##_t;                                                            \
@@ -333,7 +459,7 @@ typedef struct {
                                            const uint32_t *levels)             \
     {                                                                          \
         clof_compose_tree_t *tr =                                              \
-            (clof_compose_tree_t *)calloc(1, sizeof *tr);                      \
+            clof_compose_tree_new_();                                          \
         if (!tr)                                                               \
             return -1;                                                         \
         if (clof_##N##_build_(tr, t, levels) != 0) {                           \
@@ -358,7 +484,7 @@ typedef struct {
     CLOF_SLOW clof_compose_tree_t *clof_##N##_lazy_(clof_##N##_t *l)            \
     {                                                                          \
         clof_compose_tree_t *tr =                                              \
-            (clof_compose_tree_t *)calloc(1, sizeof *tr);                      \
+            clof_compose_tree_new_();                                          \
         if (!tr || clof_##N##_build_(tr, clof_topology(), NULL) != 0)          \
             abort(); /* out of memory at first use */                          \
         clof_compose_tree_t *old = clof_atomicptr_cmpxchg(                     \
@@ -378,7 +504,18 @@ typedef struct {
         uint32_t leaf = NLEV == 1 ? 0 : clof_topo_cohort(tr->topo, cpu, tr->lvl[0]); \
         return &((clof_##N##_l0_t *)tr->nodes[0])[leaf];                       \
     }                                                                          \
-    CLOF_INLINE void clof_##N##_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    /* the fast word (the tree is built at the first use) */                 \
+    CLOF_INLINE clof_atomic32_t *clof_##N##_fastw_(clof_##N##_t *l)           \
+    {                                                                          \
+        clof_compose_tree_t *tr = clof_atomicptr_read_acq(&l->tree);           \
+        if (CLOF_UNLIKELY(tr == NULL))                                         \
+            tr = clof_##N##_lazy_(l);                                          \
+        return &tr->fast;                                                      \
+    }                                                                          \
+    /* through the tree (inline without the fast path; out of line with   \
+     * it, so that the fast path saves no registers) */                       \
+    CLOF_INLINE void clof_##N##_acquire_tree_(clof_##N##_t *l,               \
+                                              clof_##N##_ctx_t *c)             \
     {                                                                          \
         clof_##N##_l0_t *leaf = clof_##N##_leaf_(l);                           \
         c->leaf = leaf;                                                        \
@@ -386,9 +523,37 @@ typedef struct {
         (void)taken;                                                           \
         CLOF_COMPOSE_ON_ACQUIRE(taken);                                        \
     }                                                                          \
+    CLOF_CMP_OUTLINE_ void clof_##N##_acquire_slow_(clof_##N##_t *l,         \
+                                                    clof_##N##_ctx_t *c)       \
+    {                                                                          \
+        clof_##N##_acquire_tree_(l, c);                                        \
+    }                                                                          \
+    CLOF_CMP_OUTLINE_ void clof_##N##_release_slow_(clof_##N##_ctx_t *c)      \
+    {                                                                          \
+        clof_##N##_rel0(c->leaf, &c->c0);                                      \
+    }                                                                          \
+    CLOF_INLINE void clof_##N##_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    {                                                                          \
+        if (FAST) {                                                            \
+            if (clof_compose_fast_try_(clof_##N##_fastw_(l))) {                \
+                c->leaf = NULL; /* held through the fast path */               \
+                CLOF_COMPOSE_ON_ACQUIRE(NLEV);                                 \
+                return;                                                        \
+            }                                                                  \
+            clof_##N##_acquire_slow_(l, c);                                    \
+            return;                                                            \
+        }                                                                      \
+        clof_##N##_acquire_tree_(l, c);                                        \
+    }                                                                          \
     CLOF_INLINE bool clof_##N##_tryacquire(clof_##N##_t *l,                  \
                                              clof_##N##_ctx_t *c)              \
     {                                                                          \
+        if (FAST) { /* held exactly when the fast word is */                   \
+            if (!clof_compose_fast_try_(clof_##N##_fastw_(l)))                 \
+                return false;                                                  \
+            c->leaf = NULL;                                                    \
+            return true;                                                       \
+        }                                                                      \
         clof_##N##_l0_t *leaf = clof_##N##_leaf_(l);                           \
         if (!clof_##N##_try0(leaf, &c->c0))                                    \
             return false;                                                      \
@@ -397,13 +562,23 @@ typedef struct {
     }                                                                          \
     CLOF_INLINE void clof_##N##_release(clof_##N##_t *l, clof_##N##_ctx_t *c) \
     {                                                                          \
-        (void)l;                                                               \
+        if (FAST) {                                                            \
+            if (c->leaf == NULL)                                               \
+                clof_compose_fast_release_(                                    \
+                    &clof_atomicptr_read_rlx(&l->tree)->fast);                 \
+            else                                                               \
+                clof_##N##_release_slow_(c);                                   \
+            return;                                                            \
+        }                                                                      \
         clof_##N##_rel0(c->leaf, &c->c0);                                      \
     }                                                                          \
     CLOF_INLINE bool clof_##N##_has_waiters(clof_##N##_t *l,                 \
                                               clof_##N##_ctx_t *c)             \
     {                                                                          \
-        (void)l;                                                               \
+        if ((FAST) && c->leaf == NULL) /* a system-level owner waits */        \
+            return (clof_atomic32_read_rlx(                                    \
+                        &clof_atomicptr_read_rlx(&l->tree)->fast) &            \
+                    CLOF_CMP_TOPWAIT_) != 0;                                   \
         return clof_##N##_hw0(c->leaf, &c->c0);                                \
     }                                                                          \
     CLOF_GEN_ clof_lock_desc_t clof_##N##_desc(void)                       \
@@ -418,12 +593,12 @@ typedef struct {
 /* ---- depths 1..5 (arguments from the system level down) ---- */
 #define CLOF_LOCK_1_(N, P, B0)                                                    \
     CLOF_CMP_TOP_(N, 0, B0)                                                    \
-    CLOF_CMP_FRONT_(N, P, 1, CLOF_FAIR_##B0,                                      \
-                    CLOF_CMP_ALLOC_(N, 0); CLOF_CMP_TOPINIT_(N, 0))
+    CLOF_CMP_FRONT_(N, P, 1, CLOF_FAIR_##B0, 0,                                   \
+                    CLOF_CMP_ALLOC_(N, 0); CLOF_CMP_TOPINIT_NOFAST_(N, 0))
 #define CLOF_LOCK_2_(N, P, B1, B0)                                                \
     CLOF_CMP_TOP_(N, 1, B1)                                                    \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
-    CLOF_CMP_FRONT_(N, P, 2, CLOF_FAIR_##B1 && CLOF_FAIR_##B0,                    \
+    CLOF_CMP_FRONT_(N, P, 2, CLOF_FAIR_##B1 && CLOF_FAIR_##B0, CLOF_COMPOSE_FAST_, \
                     CLOF_CMP_ALLOC_(N, 1); CLOF_CMP_ALLOC_(N, 0);              \
                     CLOF_CMP_TOPINIT_(N, 1) CLOF_CMP_LINK_(N, 0, 1))
 #define CLOF_LOCK_3_(N, P, B2, B1, B0)                                            \
@@ -431,6 +606,7 @@ typedef struct {
     CLOF_CMP_LEVEL_(N, 1, 2, B1)                                               \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
     CLOF_CMP_FRONT_(N, P, 3, CLOF_FAIR_##B2 && CLOF_FAIR_##B1 && CLOF_FAIR_##B0,  \
+                    CLOF_COMPOSE_FAST_,                                        \
                     CLOF_CMP_ALLOC_(N, 2); CLOF_CMP_ALLOC_(N, 1);              \
                     CLOF_CMP_ALLOC_(N, 0); CLOF_CMP_TOPINIT_(N, 2)             \
                     CLOF_CMP_LINK_(N, 1, 2) CLOF_CMP_LINK_(N, 0, 1))
@@ -442,6 +618,7 @@ typedef struct {
     CLOF_CMP_FRONT_(N, P, 4,                                                      \
                     CLOF_FAIR_##B3 && CLOF_FAIR_##B2 && CLOF_FAIR_##B1 &&      \
                         CLOF_FAIR_##B0,                                        \
+                    CLOF_COMPOSE_FAST_,                                        \
                     CLOF_CMP_ALLOC_(N, 3); CLOF_CMP_ALLOC_(N, 2);              \
                     CLOF_CMP_ALLOC_(N, 1); CLOF_CMP_ALLOC_(N, 0);              \
                     CLOF_CMP_TOPINIT_(N, 3) CLOF_CMP_LINK_(N, 2, 3)            \
@@ -455,6 +632,7 @@ typedef struct {
     CLOF_CMP_FRONT_(N, P, 5,                                                      \
                     CLOF_FAIR_##B4 && CLOF_FAIR_##B3 && CLOF_FAIR_##B2 &&      \
                         CLOF_FAIR_##B1 && CLOF_FAIR_##B0,                      \
+                    CLOF_COMPOSE_FAST_,                                        \
                     CLOF_CMP_ALLOC_(N, 4); CLOF_CMP_ALLOC_(N, 3);              \
                     CLOF_CMP_ALLOC_(N, 2); CLOF_CMP_ALLOC_(N, 1);              \
                     CLOF_CMP_ALLOC_(N, 0); CLOF_CMP_TOPINIT_(N, 4)             \

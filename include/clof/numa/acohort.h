@@ -230,9 +230,9 @@ CLOF_INLINE bool clof_a_c_bo_bo_hw0(clof_a_c_bo_bo_l0_t *n,
            clof_bo_has_waiters(&n->high->lock, &hc);
 }
 
-CLOF_CMP_FRONT_(a_c_bo_bo, clof_cohort_levels_, 2, 0,
+CLOF_CMP_FRONT_(a_c_bo_bo, clof_cohort_levels_, 2, 0, 0,
                 CLOF_CMP_ALLOC_(a_c_bo_bo, 1); CLOF_CMP_ALLOC_(a_c_bo_bo, 0);
-                CLOF_CMP_TOPINIT_(a_c_bo_bo, 1)
+                CLOF_CMP_TOPINIT_NOFAST_(a_c_bo_bo, 1)
                     CLOF_CMP_LINK_(a_c_bo_bo, 0, 1))
 
 /* ================================================================ A-C-BO-CLH */
@@ -376,9 +376,9 @@ CLOF_INLINE bool clof_a_c_bo_clh_hw0(clof_a_c_bo_clh_l0_t *n,
            clof_bo_has_waiters(&n->high->lock, &hc);
 }
 
-CLOF_CMP_FRONT_(a_c_bo_clh, clof_cohort_levels_, 2, 0,
+CLOF_CMP_FRONT_(a_c_bo_clh, clof_cohort_levels_, 2, 0, 0,
                 CLOF_CMP_ALLOC_(a_c_bo_clh, 1); CLOF_CMP_ALLOC_(a_c_bo_clh, 0);
-                CLOF_CMP_TOPINIT_(a_c_bo_clh, 1)
+                CLOF_CMP_TOPINIT_NOFAST_(a_c_bo_clh, 1)
                     CLOF_CMP_LINK_(a_c_bo_clh, 0, 1))
 
 /* ---- acquire with a deadline, for both ---- */
