@@ -1,0 +1,19 @@
+/*
+ * verify/relacy/rl_clients_basic.cpp -- verify/clients_basic.c compiled as
+ * C++ against the `relacy` backend: the same clients, unchanged.
+ *
+ * The releases of MCS and ticket are wrapped (rlx_scope_enter/exit) so that
+ * the named bugs mcs-handoff-release and ticket-release-rlx can weaken the
+ * accesses made inside them only (clof-verify finds the same accesses by
+ * their call sites); with no mutation active the wrapper changes nothing.
+ */
+#include "clients.h"
+
+#include <clof/lock/list.h>
+
+#define clof_mcs_release(l, c)                                                 \
+    (rlx_scope_enter(), clof_mcs_release(l, c), rlx_scope_exit())
+#define clof_ticket_release(l, c)                                              \
+    (rlx_scope_enter(), clof_ticket_release(l, c), rlx_scope_exit())
+
+#include "../clients_basic.c"
