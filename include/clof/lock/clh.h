@@ -76,6 +76,18 @@ static inline clof_clh_node_t *clof_clh_mynode_(clof_clh_ctx_t *c)
     return me;
 }
 
+/* The contended acquire, out of line and ending the acquisition, so that
+ * nothing of the lock is live across its call (the caller's fast path
+ * saves fewer registers). */
+CLOF_SLOW void clof_clh_wait_(clof_clh_ctx_t *c, clof_clh_node_t *me,
+                              clof_clh_node_t *pred)
+{
+    clof_atomic32_await_eq_acq(&pred->locked, 0);
+    /* my successor is next: let it be running at my release */
+    clof_atomic32_nudge(&me->locked, 0);
+    c->pred = pred;
+}
+
 CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     clof_clh_node_t *me = clof_clh_mynode_(c);
@@ -83,12 +95,10 @@ CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
     clof_clh_node_t *pred = clof_atomicptr_xchg(&l->tail, me);
     if (pred == NULL)
         pred = &l->first;
-    if (clof_atomic32_read_acq(&pred->locked) != 0) {
-        clof_atomic32_await_eq_acq(&pred->locked, 0);
-        /* contended: my successor is next, let it be running at my release */
-        clof_atomic32_nudge(&me->locked, 0);
-    }
-    c->pred = pred;
+    if (CLOF_UNLIKELY(clof_atomic32_read_acq(&pred->locked) != 0))
+        clof_clh_wait_(c, me, pred);
+    else
+        c->pred = pred;
 }
 
 CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
