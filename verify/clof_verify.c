@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include "clients.h"
 #include "litmus.h"
+#include "bugs.h"
 #include "vc.h"
 
 #include <dlfcn.h>
@@ -391,27 +392,6 @@ static int mutate(const vc_client_t *c, int model, const opts_t *o,
 
 /* ---------------------------------------------------------------- named bugs */
 
-typedef struct {
-    const char *name;
-    const char *client;
-    const char *what;
-    vc_mutation_t m; /* by location name (loc_match) ... */
-    const char *site_match; /* ... or: the sites of this lock function */
-} bug_t;
-
-static const bug_t bugs[] = {
-    {"hmcs-status-acquire", "hmcs3",
-     "HMCS with the status awaits relaxed (the HMCS paper's missing acquire)",
-     {NULL, 0, VC_RLX, "status", VC_LOAD, VC_ACQ}, NULL},
-    {"mcs-handoff-release", "mcs",
-     "MCS whose release hands over with a relaxed store (no release)",
-     {NULL, 0, VC_RLX, NULL, VC_STORE, VC_REL}, "clof_mcs_release"},
-    {"ticket-release-rlx", "ticket",
-     "ticket lock whose release writes `owner` relaxed",
-     {NULL, 0, VC_RLX, NULL, -1, VC_REL}, "clof_ticket_release"},
-    {NULL, NULL, NULL, {NULL, 0, 0, NULL, 0, 0}, NULL},
-};
-
 static const vc_client_t *find_client(const char *name)
 {
     for (int i = 0; i < nall; i++)
@@ -422,17 +402,9 @@ static const vc_client_t *find_client(const char *name)
 
 static int run_bug(const char *name, int mmask, const opts_t *o)
 {
-    const bug_t *b;
-    for (b = bugs; b->name; b++)
-        if (!strcmp(b->name, name))
-            break;
-    if (!b->name) {
-        fprintf(stderr, "clof-verify: unknown bug '%s'; known:", name);
-        for (b = bugs; b->name; b++)
-            fprintf(stderr, " %s", b->name);
-        fprintf(stderr, "\n");
+    const vc_bug_t *b = vc_bug_find(name, "clof-verify");
+    if (!b)
         return 2;
-    }
     const vc_client_t *c = find_client(b->client);
     if (!c) {
         fprintf(stderr, "clof-verify: client %s not built\n", b->client);
@@ -442,21 +414,22 @@ static int run_bug(const char *name, int mmask, const opts_t *o)
     for (int m = 0; m < 3; m++) {
         if (!(mmask & (1 << m)))
             continue;
-        vc_mutation_t mut = b->m;
+        vc_mutation_t mut = {NULL, 0, b->to_mo, b->loc_match, b->kind,
+                             b->from_mo};
         const void *addrs[256];
-        if (b->site_match) {
+        if (b->site_fn) {
             FILE *sink = fopen("/dev/null", "w");
             int ng = collect_groups(c, m, o, sink, true);
             fclose(sink);
             int na = 0;
             for (int j = 0; j < ng; j++) {
-                if (!strstr(groups[j].where, b->site_match))
+                if (!strstr(groups[j].where, b->site_fn))
                     continue;
-                if (b->m.kind >= 0 && (groups[j].kind != b->m.kind ||
-                                       groups[j].mo != b->m.from_mo))
+                if (b->kind >= 0 && (groups[j].kind != b->kind ||
+                                       groups[j].mo != b->from_mo))
                     continue;
                 /* kind -1: every write with release semantics */
-                if (b->m.kind < 0 &&
+                if (b->kind < 0 &&
                     (groups[j].kind == VC_LOAD || groups[j].kind == VC_FENCE ||
                      !(groups[j].mo == VC_REL || groups[j].mo == VC_AR ||
                        groups[j].mo == VC_SEQ)))
@@ -467,7 +440,7 @@ static int run_bug(const char *name, int mmask, const opts_t *o)
             if (na == 0) {
                 printf("bug %s: no matching access in %s found (is the "
                        "build without debug information?)\n",
-                       b->name, b->site_match);
+                       b->name, b->site_fn);
                 return 2;
             }
             mut.sites = addrs;
@@ -575,7 +548,7 @@ int main(int argc, char **argv)
             printf("%-22s %-10s %s%s%s\n", all[i]->name, all[i]->family,
                    all[i]->what, *all[i]->expect ? "  [must fail: " : "",
                    *all[i]->expect ? all[i]->expect : "");
-        for (const bug_t *b = bugs; b->name; b++)
+        for (const vc_bug_t *b = vc_bugs; b->name; b++)
             printf("%-22s %-10s %s  [--bug; must fail under c11]\n", b->name,
                    "bug", b->what);
         return 0;

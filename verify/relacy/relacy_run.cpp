@@ -23,6 +23,7 @@
  * Exit 0: every verdict as expected (a known-bad client or a named bug must
  * be reported as a violation); 1: a verdict differs; 2: usage error.
  */
+#include "bugs.h"
 #include "clients.h"
 #include "litmus.h"
 
@@ -488,23 +489,6 @@ static void print_result(const char *name, const char *expect, const opts &o,
 
 /* ---------------------------------------------------------------- named bugs */
 
-struct bug {
-    const char *name, *client, *what;
-    rlx_mutation m;
-};
-static const bug bugs[] = {
-    {"hmcs-status-acquire", "hmcs3",
-     "HMCS with the status awaits relaxed (the HMCS paper's missing acquire)",
-     {true, VC_LOAD, VC_ACQ, VC_RLX, "status", false}},
-    {"mcs-handoff-release", "mcs",
-     "MCS whose release hands over with a relaxed store (no release)",
-     {true, VC_STORE, VC_REL, VC_RLX, NULL, true}},
-    {"ticket-release-rlx", "ticket",
-     "ticket lock whose release writes `owner` relaxed",
-     {true, -1, 0, VC_RLX, NULL, true}},
-    {NULL, NULL, NULL, {false, 0, 0, 0, NULL, false}},
-};
-
 static const vc_client_t *find_client(const char *n)
 {
     for (const vc_client_t *c : g_all)
@@ -591,29 +575,22 @@ int main(int argc, char **argv)
         for (const vc_client_t *c : g_all)
             printf("%-26s %-10s %s%s\n", c->name, c->family, c->what,
                    *c->expect ? "  [known bug: must fail]" : "");
-        for (const bug *b = bugs; b->name; b++)
+        for (const vc_bug_t *b = vc_bugs; b->name; b++)
             printf("%-26s %-10s %s  [--bug; must fail]\n", b->name, "bug",
                    b->what);
         return 0;
     }
     if (bugname) {
-        const bug *b;
-        for (b = bugs; b->name; b++)
-            if (!strcmp(b->name, bugname))
-                break;
-        if (!b->name) {
-            fprintf(stderr, "clof-relacy: unknown bug '%s'; known:", bugname);
-            for (b = bugs; b->name; b++)
-                fprintf(stderr, " %s", b->name);
-            fprintf(stderr, "\n");
+        const vc_bug_t *b = vc_bug_find(bugname, "clof-relacy");
+        if (!b)
             return 2;
-        }
         const vc_client_t *c = find_client(b->client);
         if (!c) {
             fprintf(stderr, "clof-relacy: client %s not built\n", b->client);
             return 2;
         }
-        rlx_mut = b->m;
+        rlx_mut = {true, b->kind, b->from_mo, b->to_mo, b->loc_match,
+                   b->site_fn != NULL};
         rlx_mut_hits = 0;
         result r;
         if (run_client(c, o, &r))

@@ -1,0 +1,56 @@
+/*
+ * verify/bugs.h -- the named memory-order bugs, one table for both checkers:
+ * `clof-verify --bug NAME` (vc; verify/clof_verify.c) and
+ * `clof-relacy --bug NAME` (the Relacy cross-check; verify/relacy/).
+ *
+ * A bug weakens the accesses of kind `kind` (VC_LOAD, VC_STORE, ...; -1:
+ * every access that writes with release semantics) done with order
+ * `from_mo` to `to_mo`, either at locations whose name (vc_name) contains
+ * `loc_match`, or inside the lock function `site_fn` (vc finds its call
+ * sites by source line; the Relacy driver wraps that function).  Each must
+ * be caught under C11.
+ */
+#ifndef CLOF_VERIFY_BUGS_H
+#define CLOF_VERIFY_BUGS_H
+
+#include "vc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct vc_bug {
+    const char *name, *client, *what;
+    int kind, from_mo, to_mo;
+    const char *loc_match; /* NULL: any location */
+    const char *site_fn;   /* NULL: any function */
+} vc_bug_t;
+
+static const vc_bug_t vc_bugs[] = {
+    {"hmcs-status-acquire", "hmcs3",
+     "HMCS with the status awaits relaxed (the HMCS paper's missing acquire)",
+     VC_LOAD, VC_ACQ, VC_RLX, "status", NULL},
+    {"mcs-handoff-release", "mcs",
+     "MCS whose release hands over with a relaxed store (no release)",
+     VC_STORE, VC_REL, VC_RLX, NULL, "clof_mcs_release"},
+    {"ticket-release-rlx", "ticket",
+     "ticket lock whose release writes `owner` relaxed", -1, VC_REL, VC_RLX, NULL,
+     "clof_ticket_release"},
+    {NULL, NULL, NULL, 0, 0, 0, NULL, NULL},
+};
+
+/* The bug called `name`; NULL after listing the known ones on stderr
+ * (prog: the program's name, for the message). */
+static inline const vc_bug_t *vc_bug_find(const char *name, const char *prog)
+{
+    const vc_bug_t *b;
+    for (b = vc_bugs; b->name; b++)
+        if (!strcmp(b->name, name))
+            return b;
+    fprintf(stderr, "%s: unknown bug '%s'; known:", prog, name);
+    for (b = vc_bugs; b->name; b++)
+        fprintf(stderr, " %s", b->name);
+    fprintf(stderr, "\n");
+    return NULL;
+}
+
+#endif /* CLOF_VERIFY_BUGS_H */
