@@ -89,6 +89,25 @@ static inline void vc_client_topology(clof_topology_t *t, const char *shape)
         t->level[l].threshold = 2;
 }
 
+/* The same, built at the first call only (*ready remembers it). */
+static inline void vc_client_machine(clof_topology_t *t, bool *ready,
+                                     const char *shape)
+{
+    if (*ready)
+        return;
+    vc_client_topology(t, shape);
+    *ready = true;
+}
+
+/* A resume hook (vc_client_t.resume) that puts thread tid on virtual cpu
+ * cpus[tid]. */
+#define VC_RESUME_CPUS(fn, cpus)                                               \
+    static void fn(void *arg, int tid)                                         \
+    {                                                                          \
+        (void)arg;                                                             \
+        clof_topo_set_vcpu((cpus)[tid]);                                       \
+    }
+
 /* Reset a lock N built by compose.h's front end (CLOF_LOCK, the cohort and
  * abortable cohort locks) over topology T for a new execution, with zeroed
  * contexts N##_ctx[3], and name its parts for traces. */

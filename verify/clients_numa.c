@@ -66,11 +66,7 @@ static const int32_t cpus3_leaf[3] = {0, 1, 2}; /* leaf passing, mid contended *
 static const int32_t cpus_cna[3] = {0, 4, 2}; /* T1 remote: T2 passes it */
 static const int32_t *cur_cpus = cpus2;
 
-static void resume_vcpu(void *arg, int tid)
-{
-    (void)arg;
-    clof_topo_set_vcpu(cur_cpus[tid]);
-}
+VC_RESUME_CPUS(resume_vcpu, cur_cpus)
 
 static void name_tree_(void *base, size_t size, const char *what, int k, int c)
 {

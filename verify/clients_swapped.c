@@ -24,17 +24,9 @@ static const int32_t cpus2[3] = {0, 1, 2};
 
 static void machine(void)
 {
-    if (topo_ready)
-        return;
-    vc_client_topology(&topo2, "numa:2,core:2");
-    topo_ready = true;
+    vc_client_machine(&topo2, &topo_ready, "numa:2,core:2");
 }
-
-static void resume_vcpu(void *arg, int tid)
-{
-    (void)arg;
-    clof_topo_set_vcpu(cpus2[tid]);
-}
+VC_RESUME_CPUS(resume_vcpu, cpus2)
 
 CLOF_LOCK(sw_tkt_mcs, mcs, ticket)
 CLOF_LOCK(sw_mcs_clh, clh, mcs)

@@ -42,22 +42,10 @@ static const int32_t cpus_queue[4] = {0, 1, 1, 3}; /* T0-T2 on leaf 0 */
 
 static void machine(void)
 {
-    if (topo_ready)
-        return;
-    vc_client_topology(&topo2, "numa:2,core:2");
-    topo_ready = true;
+    vc_client_machine(&topo2, &topo_ready, "numa:2,core:2");
 }
-
-static void resume_vcpu(void *arg, int tid)
-{
-    (void)arg;
-    clof_topo_set_vcpu(cpus[tid]);
-}
-static void resume_vcpu_queue(void *arg, int tid)
-{
-    (void)arg;
-    clof_topo_set_vcpu(cpus_queue[tid]);
-}
+VC_RESUME_CPUS(resume_vcpu, cpus)
+VC_RESUME_CPUS(resume_vcpu_queue, cpus_queue)
 
 static uint32_t gave_up;
 

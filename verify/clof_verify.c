@@ -185,17 +185,25 @@ static int bound_of(const vc_client_t *c, const opts_t *o)
     return o->full ? -1 : c->quick_bound;
 }
 
+/* The checker's configuration for client c under model and the options'
+ * bound and limits (callers add output, mutation, sites). */
+static void cfg_init_(vc_cfg_t *cf, const vc_client_t *c, int model,
+                      const opts_t *o)
+{
+    memset(cf, 0, sizeof *cf);
+    cf->model = model;
+    cf->bound = bound_of(c, o);
+    cf->max_execs = o->max_execs;
+    cf->time_limit = o->time_limit;
+}
+
 static int run_one(const vc_client_t *c, int model, const opts_t *o,
                    const vc_mutation_t *mut, FILE *trace_out, vc_result_t *r)
 {
     vc_prog_t p;
     client_prog(c, &p);
     vc_cfg_t cf;
-    memset(&cf, 0, sizeof cf);
-    cf.model = model;
-    cf.bound = bound_of(c, o);
-    cf.max_execs = o->max_execs;
-    cf.time_limit = o->time_limit;
+    cfg_init_(&cf, c, model, o);
     cf.verbose = o->verbose;
     cf.out = trace_out;
     cf.mutation = mut;
@@ -285,11 +293,7 @@ static int collect_groups(const vc_client_t *c, int model, const opts_t *o,
     vc_prog_t p;
     client_prog(c, &p);
     vc_cfg_t cf;
-    memset(&cf, 0, sizeof cf);
-    cf.model = model;
-    cf.bound = bound_of(c, o);
-    cf.max_execs = o->max_execs;
-    cf.time_limit = o->time_limit;
+    cfg_init_(&cf, c, model, o);
     cf.sites = sites;
     cf.max_sites = 512;
     cf.out = sink;

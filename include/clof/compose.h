@@ -136,7 +136,9 @@
 #endif
 
 /* ---- the fast path's word (see the header comment) ---- */
-/* the hierarchy's paths behind the fast path: called, not inlined */
+/* the hierarchy's paths behind the fast path: called, not inlined (not
+ * CLOF_SLOW: `cold` would optimise every inlined level of the contended
+ * path for size) */
 #define CLOF_CMP_OUTLINE_ static __attribute__((noinline, unused))
 #define CLOF_CMP_HELD_ 1u
 #define CLOF_CMP_TOPWAIT_ 2u
