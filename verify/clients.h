@@ -37,6 +37,8 @@ typedef struct vc_client {
 
 extern const vc_client_t vc_clients_basic[];
 extern const vc_client_t vc_clients_numa[];
+extern const vc_client_t vc_clients_hmcs[];      /* the paper's HMCS */
+extern const vc_client_t vc_clients_hmcs_fast[]; /* with the fast path */
 extern const vc_client_t vc_clients_swapped[];
 extern const vc_client_t vc_clients_timed[];
 

@@ -1,7 +1,6 @@
 /*
- * verify/clients_numa.c -- clients of the NUMA-aware locks: HMCS at depth 3
- * with the HMCS paper's client (Fig. 9: 3 threads on separate NUMA nodes,
- * thresholds 2, T0 acquires twice, counter == 4), CNA, the cohort locks,
+ * verify/clients_numa.c -- clients of the NUMA-aware locks (HMCS: in
+ * clients_hmcs.c), CNA, the cohort locks,
  * the CLoF induction step CLoF(l, ticket) for every basic lock l (CLoF paper
  * §4.2), and 2- and 3-level compositions of ticket locks.
  *
@@ -23,7 +22,6 @@
 #include <clof/compose.h>
 #include <clof/numa/cna.h>
 #include <clof/numa/cohort.h>
-#include <clof/numa/hmcs.h>
 #include <clof/lock/list.h>
 
 #include <stdio.h>
@@ -61,78 +59,12 @@ static void machines(void)
 }
 
 static const int32_t cpus2[3] = {0, 1, 2};
-static const int32_t cpus_hmcs[3] = {0, 2, 4};
+static const int32_t cpus_hmcs[3] = {0, 2, 4}; /* tkt3: HMCS placement */
 static const int32_t cpus3_leaf[3] = {0, 1, 2}; /* leaf passing, mid contended */
 static const int32_t cpus_cna[3] = {0, 4, 2}; /* T1 remote: T2 passes it */
 static const int32_t *cur_cpus = cpus2;
 
 VC_RESUME_CPUS(resume_vcpu, cur_cpus)
-
-static void name_tree_(void *base, size_t size, const char *what, int k, int c)
-{
-    char b[40];
-    snprintf(b, sizeof b, "L%d.%d.%s", k, c, what);
-    vc_name(base, size, b);
-}
-
-/* ---------------------------------------------------------------- HMCS */
-
-static clof_hmcs_t hmcs_lock;
-static clof_hmcs_ctx_t hmcs_ctx[3];
-
-static void hmcs3_setup(void *arg)
-{
-    (void)arg;
-    machines();
-    cur_cpus = cpus_hmcs;
-    clof_hmcs_destroy(&hmcs_lock);
-    memset(hmcs_ctx, 0, sizeof hmcs_ctx);
-    if (clof_hmcs_init_topo(&hmcs_lock, &topo3, 3, NULL) != 0) {
-        fprintf(stderr, "clof-verify: hmcs init failed\n");
-        exit(2);
-    }
-    vc_client_setup_common();
-    vc_name(&hmcs_lock, sizeof hmcs_lock, "lock");
-    clof_hmcs_tree_t *tr = (clof_hmcs_tree_t *)clof_atomicptr_read_rlx(&hmcs_lock.tree);
-    for (uint32_t k = 0; k < 3; k++) {
-        uint32_t n = k == 2 ? 1 : clof_topo_ncohorts(&topo3, tr->lvl[k]);
-        for (uint32_t c = 0; c < n; c++) {
-            clof_hmcs_hnode_t *h = &tr->nodes[k][c];
-            name_tree_(&h->tail, sizeof h->tail, "tail", (int)k, (int)c);
-            name_tree_(&h->node.next, sizeof h->node.next, "N.next", (int)k, (int)c);
-            name_tree_(&h->node.status, sizeof h->node.status, "N.status", (int)k, (int)c);
-        }
-    }
-    for (int i = 0; i < 3; i++) {
-        char b[32];
-        snprintf(b, sizeof b, "T%d.next", i);
-        vc_name(&hmcs_ctx[i].q.next, sizeof hmcs_ctx[i].q.next, b);
-        snprintf(b, sizeof b, "T%d.status", i);
-        vc_name(&hmcs_ctx[i].q.status, sizeof hmcs_ctx[i].q.status, b);
-    }
-}
-
-/* Fig. 9 of the HMCS paper: T0 twice, T1 and T2 once. */
-static void hmcs3_thread(void *arg, int t)
-{
-    (void)arg;
-    for (int i = 0; i < (t == 0 ? 2 : 1); i++) {
-        clof_hmcs_acquire(&hmcs_lock, &hmcs_ctx[t]);
-        vc_client_cs();
-        clof_hmcs_release(&hmcs_lock, &hmcs_ctx[t]);
-    }
-}
-
-/* The same with T2 trying once first (the tryacquire path). */
-static void hmcs3_try_thread(void *arg, int t)
-{
-    (void)arg;
-    if (t == 2 && clof_hmcs_tryacquire(&hmcs_lock, &hmcs_ctx[t])) {
-        vc_client_cs();
-        clof_hmcs_release(&hmcs_lock, &hmcs_ctx[t]);
-    }
-    hmcs3_thread(arg, t);
-}
 
 static void final4(void *arg)
 {
@@ -285,11 +217,6 @@ VC_ABORTABLE_CLIENT_(a_c_bo_clh)
     {name, fam, what, 3, N##_setup, N##_thread, final4, resume_vcpu, "", bound},
 
 const vc_client_t vc_clients_numa[] = {
-    {"hmcs3", "numa",
-     "HMCS depth 3, the HMCS paper's client (Fig. 9), thresholds 2", 3,
-     hmcs3_setup, hmcs3_thread, final4, resume_vcpu, "", 2},
-    {"hmcs3.try", "numa", "HMCS depth 3, T2 tries once first", 3,
-     hmcs3_setup, hmcs3_try_thread, final4, resume_vcpu, "", 2},
     {"cna", "numa", "CNA, T1 on the remote node (T2 overtakes it), count 2",
      3, cna_setup, cna_thread, final4, resume_vcpu, "", 2},
     VC_ENTRY_("c-bo-mcs", "numa", "cohort lock C-BO-MCS, batch 2", c_bo_mcs, 2)

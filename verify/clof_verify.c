@@ -470,6 +470,8 @@ int main(int argc, char **argv)
 {
     collect(vc_clients_basic);
 #if !defined(VC_PARK_MODE)
+    collect(vc_clients_hmcs);
+    collect(vc_clients_hmcs_fast);
     collect(vc_clients_numa);
     collect(vc_clients_timed);
     collect(vc_clients_swapped);

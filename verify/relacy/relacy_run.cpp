@@ -332,6 +332,8 @@ struct rlx_suite : rl::test_suite<rlx_suite<N>, N> {
 
 extern const vc_client_t vc_clients_basic[];
 extern const vc_client_t vc_clients_numa[];
+extern const vc_client_t vc_clients_hmcs[];
+extern const vc_client_t vc_clients_hmcs_fast[];
 extern const vc_client_t vc_clients_swapped[];
 #if defined(RLX_HAVE_TIMED)
 extern const vc_client_t vc_clients_timed[];
@@ -512,6 +514,8 @@ static int usage(void)
 int main(int argc, char **argv)
 {
     collect(vc_clients_basic);
+    collect(vc_clients_hmcs);
+    collect(vc_clients_hmcs_fast);
     collect(vc_clients_numa);
     collect(vc_clients_swapped);
 #if defined(RLX_HAVE_TIMED)

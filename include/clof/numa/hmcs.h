@@ -21,6 +21,23 @@
  * process topology, all of its levels); thread-oblivious with the context.
  * Sizes: one cache line per node; the lock itself is one pointer.
  *
+ * The fast path (not in the HMCS paper; Chabbi and Mellor-Crummey's
+ * adaptive HMCS, PPoPP'16, has one): the tree has one more word, `fast`
+ * (HELD | TOPWAIT, its own cache line), the same word and the same rules as
+ * a CLoF composition's (compose.h, "The fast path", whose helpers this file
+ * calls): an arrival that reads it 0 takes it with one CAS and skips the
+ * tree (c->leaf = NULL); the thread that acquires the root MCS lock then
+ * takes HELD too (setting TOPWAIT and waiting, at most one critical section,
+ * when a fast owner holds it), keeps it while the root stays with its cohort
+ * (local passes below), and clears it just before releasing the root.  The
+ * lock is held exactly when HELD is set, so tryacquire is the fast CAS
+ * alone.  A fast owner delays the root owner by at most one critical
+ * section (TOPWAIT keeps further arrivals out).  The paper's HMCS exactly:
+ * -DCLOF_COMPOSE_NO_FAST_PATH (for every HMCS and every composition of the
+ * translation unit, so that comparisons stay like for like; the checker
+ * verifies both, verify/clients_hmcs.c).  Memory orders of `fast`: those of
+ * compose.h.
+ *
  * Memory orders (the HMCS paper's verified placement, Fig. 2 "implicit"):
  *   status = WAIT, next = NULL relaxed before the seq_cst SWAP on tail
  *     (which publishes them, as in mcs.h);
@@ -56,7 +73,8 @@ typedef struct {
     uint32_t depth;
     uint32_t lvl[CLOF_TOPO_MAX_LEVELS];
     clof_hmcs_hnode_t *nodes[CLOF_TOPO_MAX_LEVELS];
-} clof_hmcs_tree_t;
+    clof_atomic32_t fast CLOF_CACHE_ALIGNED; /* the fast path's word */
+} CLOF_CACHE_ALIGNED clof_hmcs_tree_t;
 
 typedef struct {
     CLOF_ATOMICPTR(clof_hmcs_tree_t) tree;
@@ -86,9 +104,11 @@ static inline clof_hmcs_tree_t *clof_hmcs_build_(const clof_topology_t *t,
                                                  uint32_t depth,
                                                  const uint32_t *levels)
 {
-    clof_hmcs_tree_t *tr = (clof_hmcs_tree_t *)calloc(1, sizeof *tr);
+    clof_hmcs_tree_t *tr =
+        (clof_hmcs_tree_t *)aligned_alloc(CLOF_CACHELINE, sizeof *tr);
     if (!tr)
         return NULL;
+    memset(tr, 0, sizeof *tr);
     tr->topo = t;
     tr->depth = depth;
     if (depth < 1 || depth > CLOF_TOPO_MAX_LEVELS ||
@@ -161,16 +181,29 @@ CLOF_SLOW clof_hmcs_tree_t *clof_hmcs_lazy_(clof_hmcs_t *l)
     return tr;
 }
 
-CLOF_INLINE clof_hmcs_hnode_t *clof_hmcs_leaf_(clof_hmcs_t *l)
+CLOF_INLINE clof_hmcs_tree_t *clof_hmcs_tree_(clof_hmcs_t *l)
 {
     clof_hmcs_tree_t *tr = clof_atomicptr_read_acq(&l->tree);
     if (CLOF_UNLIKELY(tr == NULL))
         tr = clof_hmcs_lazy_(l);
+    return tr;
+}
+
+CLOF_INLINE clof_hmcs_hnode_t *clof_hmcs_leaf_(clof_hmcs_tree_t *tr)
+{
     uint32_t c = tr->depth == 1
                      ? 0
                      : clof_topo_cohort(tr->topo, clof_current_cpu(), tr->lvl[0]);
     return &tr->nodes[0][c];
 }
+
+/* The paths through the tree: inline without the fast path, called with it
+ * (so that the fast path saves no registers; see compose.h). */
+#if CLOF_COMPOSE_FAST_
+#define CLOF_HMCS_TREE_ CLOF_CMP_OUTLINE_
+#else
+#define CLOF_HMCS_TREE_ CLOF_INLINE
+#endif
 
 /* Hand the lock at level L to I's successor with status st. */
 CLOF_SLOW void clof_hmcs_release_helper_(clof_hmcs_hnode_t *L,
@@ -186,10 +219,12 @@ CLOF_SLOW void clof_hmcs_release_helper_(clof_hmcs_hnode_t *L,
     clof_atomic64_write_wake(&succ->status, st);
 }
 
-/* AcqReal of Fig. 2, unfolded into a loop from the leaf up. */
-CLOF_INLINE void clof_hmcs_acquire(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
+/* AcqReal of Fig. 2, unfolded into a loop from the leaf up (then, with
+ * the fast path, HELD after the root). */
+CLOF_HMCS_TREE_ void clof_hmcs_acquire_tree_(clof_hmcs_tree_t *tr,
+                                             clof_hmcs_ctx_t *c)
 {
-    clof_hmcs_hnode_t *L = clof_hmcs_leaf_(lk);
+    clof_hmcs_hnode_t *L = clof_hmcs_leaf_(tr);
     clof_hmcs_qnode_t *I = &c->q;
     uint32_t taken = 1;
     c->leaf = L;
@@ -204,6 +239,8 @@ CLOF_INLINE void clof_hmcs_acquire(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
                 clof_atomicptr_write_wake(&pred->next, I);
                 clof_atomic64_await_neq_acq(&I->status, CLOF_HMCS_WAIT);
             }
+            if (CLOF_COMPOSE_FAST_)
+                clof_compose_fast_take_(&tr->fast);
             CLOF_COMPOSE_ON_ACQUIRE(taken);
             return;
         }
@@ -222,12 +259,23 @@ CLOF_INLINE void clof_hmcs_acquire(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
     }
 }
 
+CLOF_INLINE void clof_hmcs_acquire(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
+{
+    clof_hmcs_tree_t *tr = clof_hmcs_tree_(lk);
+    if (CLOF_COMPOSE_FAST_ && clof_compose_fast_try_(&tr->fast)) {
+        c->leaf = NULL; /* held through the fast path */
+        CLOF_COMPOSE_ON_ACQUIRE(tr->depth);
+        return;
+    }
+    clof_hmcs_acquire_tree_(tr, c);
+}
+
 /* RelReal of Fig. 2: climb while the lock must leave the cohort, release
  * the highest such level first, then tell each lower successor to acquire
  * the parent (high before low, as the context invariant demands). */
-CLOF_INLINE void clof_hmcs_release(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
+CLOF_HMCS_TREE_ void clof_hmcs_release_tree_(clof_hmcs_t *lk,
+                                             clof_hmcs_ctx_t *c)
 {
-    (void)lk;
     clof_hmcs_hnode_t *path[CLOF_TOPO_MAX_LEVELS];
     clof_hmcs_qnode_t *qn[CLOF_TOPO_MAX_LEVELS];
     clof_hmcs_hnode_t *L = c->leaf;
@@ -235,7 +283,13 @@ CLOF_INLINE void clof_hmcs_release(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
     uint32_t n = 0;
     for (;;) {
         if (L->parent == NULL) { /* root: release it, then unwind */
-            clof_hmcs_release_helper_(L, I, CLOF_HMCS_UNLOCKED);
+            if (CLOF_COMPOSE_FAST_) /* HELD first: highest first */
+                CLOF_CMP_RELEASE_ORDER_(
+                    clof_compose_fast_drop_(
+                        &clof_atomicptr_read_rlx(&lk->tree)->fast),
+                    clof_hmcs_release_helper_(L, I, CLOF_HMCS_UNLOCKED));
+            else
+                clof_hmcs_release_helper_(L, I, CLOF_HMCS_UNLOCKED);
             break;
         }
         uint64_t count = clof_atomic64_read_rlx(&I->status);
@@ -256,10 +310,21 @@ CLOF_INLINE void clof_hmcs_release(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
         clof_hmcs_release_helper_(path[n], qn[n], CLOF_HMCS_ACQUIRE_PARENT);
 }
 
-CLOF_INLINE bool clof_hmcs_tryacquire(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
+CLOF_INLINE void clof_hmcs_release(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
 {
-    /* free only if every level on the path is free: take them bottom up */
-    clof_hmcs_hnode_t *L = clof_hmcs_leaf_(lk);
+    if (CLOF_COMPOSE_FAST_ && c->leaf == NULL) {
+        clof_compose_fast_release_(&clof_atomicptr_read_rlx(&lk->tree)->fast);
+        return;
+    }
+    clof_hmcs_release_tree_(lk, c);
+}
+
+/* The paper's tryacquire: free only if every level on the path is free:
+ * take them bottom up. */
+CLOF_HMCS_TREE_ bool clof_hmcs_try_tree_(clof_hmcs_tree_t *tr,
+                                         clof_hmcs_ctx_t *c)
+{
+    clof_hmcs_hnode_t *L = clof_hmcs_leaf_(tr);
     clof_hmcs_hnode_t *path[CLOF_TOPO_MAX_LEVELS];
     clof_hmcs_qnode_t *qn[CLOF_TOPO_MAX_LEVELS];
     clof_hmcs_qnode_t *I = &c->q;
@@ -288,9 +353,24 @@ CLOF_INLINE bool clof_hmcs_tryacquire(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
     return false;
 }
 
+CLOF_INLINE bool clof_hmcs_tryacquire(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
+{
+    clof_hmcs_tree_t *tr = clof_hmcs_tree_(lk);
+    if (CLOF_COMPOSE_FAST_) { /* held exactly when HELD is */
+        if (!clof_compose_fast_try_(&tr->fast))
+            return false;
+        c->leaf = NULL;
+        return true;
+    }
+    return clof_hmcs_try_tree_(tr, c);
+}
+
 CLOF_INLINE bool clof_hmcs_has_waiters(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
 {
-    (void)lk;
+    if (CLOF_COMPOSE_FAST_ && c->leaf == NULL) /* a root owner waits */
+        return (clof_atomic32_read_rlx(
+                    &clof_atomicptr_read_rlx(&lk->tree)->fast) &
+                CLOF_CMP_TOPWAIT_) != 0;
     clof_hmcs_hnode_t *L = c->leaf;
     clof_hmcs_qnode_t *I = &c->q;
     for (;;) {

@@ -1,0 +1,117 @@
+/*
+ * verify/clients_hmcs.c -- HMCS at depth 3 with the HMCS paper's client
+ * (Fig. 9: 3 threads on separate NUMA nodes, thresholds 2, T0 acquires
+ * twice, counter == 4), and the same with T2 trying once first.
+ *
+ * Compiled twice: as itself, the paper's lock exactly (no fast path:
+ * CLOF_COMPOSE_NO_FAST_PATH for this translation unit; clients "hmcs3",
+ * "hmcs3.try", the named bug hmcs-status-acquire and the mutation test use
+ * them), and through clients_hmcs_fast.c with VC_HMCS_FAST, the lock as
+ * clof ships it (the fast word of hmcs.h; "hmcs3.fast", "hmcs3.fast.try").
+ *
+ * Machine "numa:2,cache:2,core:2": cache (4 cohorts of 2 cpus), numa (2 of
+ * 4), system; T0 cpu 0, T1 cpu 2, T2 cpu 4 (the paper's Fig. 6: T0 and T1
+ * share the middle lock, T2 is alone).
+ */
+#if !defined(VC_HMCS_FAST)
+#define CLOF_COMPOSE_NO_FAST_PATH 1
+#define VC_HMCS_(x) x
+#define VC_HMCS_NAME_(s) s
+#define VC_HMCS_WHAT_ "the paper's lock (no fast path)"
+#else
+#define VC_HMCS_(x) x##_fast
+#define VC_HMCS_NAME_(s) s ".fast"
+#define VC_HMCS_WHAT_ "with the fast path"
+#endif
+#include "clients.h"
+
+#include <clof/numa/hmcs.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static clof_topology_t topo3;
+static bool topo_ready;
+static const int32_t cpus_hmcs[3] = {0, 2, 4};
+VC_RESUME_CPUS(resume_vcpu, cpus_hmcs)
+
+static clof_hmcs_t hmcs_lock;
+static clof_hmcs_ctx_t hmcs_ctx[3];
+
+static void name_tree_(void *base, size_t size, const char *what, int k, int c)
+{
+    char b[40];
+    snprintf(b, sizeof b, "L%d.%d.%s", k, c, what);
+    vc_name(base, size, b);
+}
+
+static void hmcs3_setup(void *arg)
+{
+    (void)arg;
+    vc_client_machine(&topo3, &topo_ready, "numa:2,cache:2,core:2");
+    clof_hmcs_destroy(&hmcs_lock);
+    memset(hmcs_ctx, 0, sizeof hmcs_ctx);
+    if (clof_hmcs_init_topo(&hmcs_lock, &topo3, 3, NULL) != 0) {
+        fprintf(stderr, "clof-verify: hmcs init failed\n");
+        exit(2);
+    }
+    vc_client_setup_common();
+    vc_name(&hmcs_lock, sizeof hmcs_lock, "lock");
+    clof_hmcs_tree_t *tr = (clof_hmcs_tree_t *)clof_atomicptr_read_rlx(&hmcs_lock.tree);
+    vc_name(&tr->fast, sizeof tr->fast, "fast");
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t n = k == 2 ? 1 : clof_topo_ncohorts(&topo3, tr->lvl[k]);
+        for (uint32_t c = 0; c < n; c++) {
+            clof_hmcs_hnode_t *h = &tr->nodes[k][c];
+            name_tree_(&h->tail, sizeof h->tail, "tail", (int)k, (int)c);
+            name_tree_(&h->node.next, sizeof h->node.next, "N.next", (int)k, (int)c);
+            name_tree_(&h->node.status, sizeof h->node.status, "N.status", (int)k, (int)c);
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        char b[32];
+        snprintf(b, sizeof b, "T%d.next", i);
+        vc_name(&hmcs_ctx[i].q.next, sizeof hmcs_ctx[i].q.next, b);
+        snprintf(b, sizeof b, "T%d.status", i);
+        vc_name(&hmcs_ctx[i].q.status, sizeof hmcs_ctx[i].q.status, b);
+    }
+}
+
+/* Fig. 9 of the HMCS paper: T0 twice, T1 and T2 once. */
+static void hmcs3_thread(void *arg, int t)
+{
+    (void)arg;
+    for (int i = 0; i < (t == 0 ? 2 : 1); i++) {
+        clof_hmcs_acquire(&hmcs_lock, &hmcs_ctx[t]);
+        vc_client_cs();
+        clof_hmcs_release(&hmcs_lock, &hmcs_ctx[t]);
+    }
+}
+
+/* The same with T2 trying once first (the tryacquire path). */
+static void hmcs3_try_thread(void *arg, int t)
+{
+    (void)arg;
+    if (t == 2 && clof_hmcs_tryacquire(&hmcs_lock, &hmcs_ctx[t])) {
+        vc_client_cs();
+        clof_hmcs_release(&hmcs_lock, &hmcs_ctx[t]);
+    }
+    hmcs3_thread(arg, t);
+}
+
+static void final4(void *arg)
+{
+    (void)arg;
+    vc_client_final_common();
+    vc_assert(vc_acquired >= 4, "an acquisition went missing");
+}
+
+const vc_client_t VC_HMCS_(vc_clients_hmcs)[] = {
+    {VC_HMCS_NAME_("hmcs3"), "numa",
+     "HMCS depth 3, the HMCS paper's client (Fig. 9), thresholds 2, " VC_HMCS_WHAT_,
+     3, hmcs3_setup, hmcs3_thread, final4, resume_vcpu, "", 2},
+    {VC_HMCS_NAME_("hmcs3") ".try", "numa",
+     "HMCS depth 3, T2 tries once first, " VC_HMCS_WHAT_, 3, hmcs3_setup,
+     hmcs3_try_thread, final4, resume_vcpu, "", 2},
+    {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0},
+};
