@@ -35,6 +35,10 @@ static const vc_bug_t vc_bugs[] = {
     {"ticket-release-rlx", "ticket",
      "ticket lock whose release writes `owner` relaxed", -1, VC_REL, VC_RLX, NULL,
      "clof_ticket_release"},
+    {"acohort-fast-take-acquire", "a-c-bo-bo.timed.fast",
+     "A-C-BO-BO whose global lock's owner takes HELD with a relaxed CAS (the "
+     "fast owner's critical section is not ordered before its own)",
+     VC_CAS, VC_ACQ, VC_RLX, NULL, "clof_compose_fast_take_until_"},
     {NULL, NULL, NULL, 0, 0, 0, NULL, NULL},
 };
 

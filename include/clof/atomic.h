@@ -14,6 +14,7 @@
  *   clof_atomicW_write[_rel|_rlx](a, v)
  *   clof_atomicW_xchg[_acq|_rel|_rlx](a, v)       -> old value
  *   clof_atomicW_cmpxchg[_acq|_rel|_rlx](a, e, d) -> old value (== e: success)
+ *   clof_atomicW_cas[_acq|_rel|_rlx](a, e, d) -> true on success
  *   clof_atomicW_get_{add,sub,and,or,xor}[...](a, v) -> old value
  *   clof_atomicW_get_{inc,dec}[...](a)            -> old value
  *   clof_atomicW_{add,sub,inc,dec}[...](a[, v])   (no result)
@@ -107,6 +108,11 @@ typedef struct {
     {                                                                          \
         clof_be_store_u##W(&a->_v, v, mo);                                     \
     }
+#if defined(CLOF_BE_HAS_CAS)
+#define CLOF_BE_CAS_(W, p, e, d, mo) clof_be_cas_u##W(p, e, d, mo)
+#else
+#define CLOF_BE_CAS_(W, p, e, d, mo) (clof_be_cmpxchg_u##W(p, e, d, mo) == (e))
+#endif
 #define CLOF_A_RMW_(W, T, sfx, mo)                                             \
     static inline T clof_atomic##W##_xchg##sfx(clof_atomic##W##_t *a, T v)     \
     {                                                                          \
@@ -116,6 +122,13 @@ typedef struct {
                                                   T d)                         \
     {                                                                          \
         return clof_be_cmpxchg_u##W(&a->_v, e, d, mo);                         \
+    }                                                                          \
+    /* compare-exchange that says only whether it succeeded (a backend may \
+     * give it natively, CLOF_BE_HAS_CAS: no compare of the result) */      \
+    static inline bool clof_atomic##W##_cas##sfx(clof_atomic##W##_t *a, T e,   \
+                                                 T d)                          \
+    {                                                                          \
+        return CLOF_BE_CAS_(W, &a->_v, e, d, mo);                              \
     }                                                                          \
     static inline T clof_atomic##W##_get_add##sfx(clof_atomic##W##_t *a, T v)  \
     {                                                                          \
@@ -345,6 +358,21 @@ static inline bool clof_atomic64_wait_until(clof_wait_t *w,
                                             uint64_t seen, uint64_t deadline)
 {
     return clof_wait_change_until_u64(w, &a->_v, seen, deadline);
+}
+
+/* Waiting steps on a word that carries its own "someone may be asleep"
+ * bit `flag` (wait.h, clof_wait_flag_u32): the TAS family. */
+static inline void clof_atomic32_wait_flag(clof_wait_t *w, clof_atomic32_t *a,
+                                           uint32_t seen, uint32_t flag)
+{
+    clof_wait_flag_u32(w, &a->_v, seen, flag);
+}
+static inline bool clof_atomic32_wait_flag_until(clof_wait_t *w,
+                                                 clof_atomic32_t *a,
+                                                 uint32_t seen, uint32_t flag,
+                                                 uint64_t deadline)
+{
+    return clof_wait_flag_until_u32(w, &a->_v, seen, flag, deadline);
 }
 
 /* The same for a pointer (Hemlock-CTR polls with read-modify-writes). */

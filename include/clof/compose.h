@@ -77,8 +77,10 @@
  * a fast owner delays the system-level owner by at most one critical
  * section, and queued waiters by one each time the system lock is free.
  * Define CLOF_COMPOSE_NO_FAST_PATH for the paper's lock exactly (the
- * simulator and clof-bench can compare both).  One-level compositions and the
- * abortable cohort locks (numa/acohort.h) have no fast path.
+ * simulator and clof-bench can compare both).  One-level compositions have
+ * no fast path; the abortable cohort locks (numa/acohort.h) take HELD by
+ * their deadline (clof_compose_fast_take_until_: on timeout the TOPWAIT it
+ * set is withdrawn and the system lock given up).
  *
  * Memory orders: the metadata (passed, count, high_ctx) is only touched by
  * the current owner of the low lock, so it is ordered by the low lock's own
@@ -161,8 +163,20 @@ CLOF_INLINE void clof_compose_fast_release_(clof_atomic32_t *f)
     if (CLOF_UNLIKELY(old & CLOF_CMP_TOPWAIT_))
         clof_atomic32_wake(f, CLOF_CMP_TOPWAIT_);
 }
-/* The system-level owner: take HELD (waiting for a fast owner to leave). */
-CLOF_SLOW void clof_compose_fast_take_slow_(clof_atomic32_t *f, uint32_t v)
+/* Deliberately broken variants of the fast path, for the model checker's
+ * regression clients only (verify/clients_timed.c defines CLOF_FAST_MUTANT(k)
+ * as a run-time choice before including clof headers): everywhere else 0,
+ * folded away. */
+#ifndef CLOF_FAST_MUTANT
+#define CLOF_FAST_MUTANT(k) 0
+#endif
+/* The system-level owner: take HELD, waiting for a fast owner to leave until
+ * `deadline` (wait.h's clock; CLOF_DEADLINE_NONE: for good, which reads no
+ * clock).  false: timed out, HELD not taken and the TOPWAIT this call set
+ * withdrawn (an abortable lock's owner of the system lock gives up). */
+CLOF_SLOW bool clof_compose_fast_take_until_slow_(clof_atomic32_t *f,
+                                                  uint32_t v,
+                                                  uint64_t deadline)
 {
     clof_wait_t w = CLOF_WAIT_INIT;
     for (;;) {
@@ -181,16 +195,38 @@ CLOF_SLOW void clof_compose_fast_take_slow_(clof_atomic32_t *f, uint32_t v)
             }
             v |= CLOF_CMP_TOPWAIT_;
         }
-        clof_atomic32_wait(&w, f, v);
-        v = clof_atomic32_read_rlx(f);
+        if (CLOF_LIKELY(clof_atomic32_wait_until(&w, f, v, deadline))) {
+            v = clof_atomic32_read_rlx(f);
+            continue;
+        }
+        /* timed out with v == HELD | TOPWAIT (only this thread sets TOPWAIT,
+         * and only the fast owner's leaving changes the word meanwhile):
+         * withdraw TOPWAIT, or, if the fast owner has just left (the CAS
+         * reads TOPWAIT alone), take the lock after all */
+        if (CLOF_FAST_MUTANT(1)) /* broken: leave TOPWAIT set */
+            return false;
+        uint32_t s = clof_atomic32_cmpxchg(f, v, CLOF_CMP_HELD_);
+        if (s == v)
+            return false;
+        v = s;
     }
     clof_wait_end(&w);
+    return true;
 }
 CLOF_INLINE void clof_compose_fast_take_(clof_atomic32_t *f)
 {
     uint32_t v = clof_atomic32_cmpxchg_acq(f, 0, CLOF_CMP_HELD_);
     if (CLOF_UNLIKELY(v != 0))
-        clof_compose_fast_take_slow_(f, v);
+        (void)clof_compose_fast_take_until_slow_(f, v, CLOF_DEADLINE_NONE);
+}
+/* The same by a deadline (the abortable cohort locks): false on timeout,
+ * with the fast word as it would be had this call not been made. */
+CLOF_INLINE bool clof_compose_fast_take_until_(clof_atomic32_t *f,
+                                               uint64_t deadline)
+{
+    uint32_t v = clof_atomic32_cmpxchg_acq(f, 0, CLOF_CMP_HELD_);
+    return CLOF_LIKELY(v == 0) ||
+           clof_compose_fast_take_until_slow_(f, v, deadline);
 }
 /* The system-level owner, before releasing the system lock. */
 CLOF_INLINE void clof_compose_fast_drop_(clof_atomic32_t *f)

@@ -465,4 +465,54 @@ CLOF_SLOW void clof_nudge_(const void *p, uint64_t v)
 
 #endif /* policy */
 
+/* Waiting on a lock word that tells by itself whether anyone may be asleep
+ * on it (the TAS family): `flag` is a bit of the word that a waiter sets
+ * before it parks; the release's read-modify-write of the word returns it,
+ * and only then does the release clear it with a waking write (and wake).
+ * One waiting step: spin and yield as clof_wait_change_u32; a step that
+ * would park first sets `flag` (a relaxed CAS from `seen`: the word's
+ * modification order alone decides whether the release's RMW sees the
+ * flag; if the word changed meanwhile the step ends without parking), then
+ * parks until the word changes.  The timed form returns false once the
+ * deadline has passed (a flag left behind costs the next release a check of
+ * the parking table, nothing more). */
+#if defined(CLOF_BE_HAS_AWAIT) || defined(CLOF_WAIT_SPIN)
+static inline bool clof_wait_flag_until_u32(clof_wait_t *w, uint32_t *p,
+                                            uint32_t seen, uint32_t flag,
+                                            uint64_t deadline)
+{
+    (void)flag;
+    return clof_wait_change_until_u32(w, p, seen, deadline);
+}
+static inline void clof_wait_flag_u32(clof_wait_t *w, uint32_t *p,
+                                      uint32_t seen, uint32_t flag)
+{
+    (void)flag;
+    clof_wait_change_u32(w, p, seen);
+}
+#else
+static inline bool clof_wait_flag_until_u32(clof_wait_t *w, uint32_t *p,
+                                            uint32_t seen, uint32_t flag,
+                                            uint64_t deadline)
+{
+    if (clof_deadline_passed(deadline))
+        return false;
+    if (clof_wait_phase_(w) != 2)
+        return true;
+    if (!(seen & flag)) {
+        if (clof_be_cmpxchg_u32(p, seen, seen | flag, CLOF_MO_RLX) != seen)
+            return true;
+        seen |= flag;
+    }
+    clof_park_until_u32(p, seen, CLOF_PARK_ANY_, deadline);
+    clof_wait_parked_(w);
+    return true;
+}
+static inline void clof_wait_flag_u32(clof_wait_t *w, uint32_t *p,
+                                      uint32_t seen, uint32_t flag)
+{
+    (void)clof_wait_flag_until_u32(w, p, seen, flag, CLOF_DEADLINE_NONE);
+}
+#endif
+
 #endif /* CLOF_WAIT_H */

@@ -65,8 +65,15 @@ extern int clock_gettime(int clock_id, struct timespec *tp);
     {                                                                          \
         __atomic_compare_exchange_n(p, &e, d, 0, mo, CLOF_MO_FAIL_(mo));       \
         return e;                                                              \
+    }                                                                          \
+    /* the same, telling only whether it succeeded (the flag the            \
+     * instruction sets: no compare of the result) */                        \
+    static inline bool clof_be_cas_##sfx(T *p, T e, T d, int mo)               \
+    {                                                                          \
+        return __atomic_compare_exchange_n(p, &e, d, 0, mo, CLOF_MO_FAIL_(mo)); \
     }
 
+#define CLOF_BE_HAS_CAS 1 /* clof_be_cas_* (optional; atomic.h falls back) */
 CLOF_BE_DEFINE_(u32, uint32_t)
 CLOF_BE_DEFINE_(u64, uint64_t)
 typedef void *clof_vptr_t;

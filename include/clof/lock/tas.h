@@ -1,26 +1,39 @@
 /*
  * TAS -- test-and-set spinlock.
  *
- * Algorithm: acquire exchanges 1 into the lock word until the old value is 0;
- * every failed exchange is followed by one waiting step (wait.h), which in the
- * park phase sleeps until the word changes.  Release stores 0.
+ * Algorithm: acquire sets the lock word from 0 to 1 (a compare-and-swap,
+ * retried until it succeeds); every failed attempt is followed by one
+ * waiting step (wait.h), which in the park phase sleeps until the word
+ * changes.  Release stores 0.
  * Paper: CLoF (SOSP'21) §2.1, the simplest NUMA-oblivious basic lock.
  * Properties: unfair (no admission order); context-free; has_waiters is
  * native from a waiter count kept only on the contended path; zero bytes are
  * an unlocked lock; thread-oblivious (any thread may store the 0).
  * Size: 8 bytes (state, waiters); no padding, embed it where you like.
  *
+ * Parking (spin-park): a waiter that is about to sleep first sets the
+ * PARKED bit in the word (1 -> 3, wait.h clof_wait_flag_u32), so the word
+ * itself says whether anyone may be asleep: the release is one decrement,
+ * 1 -> 0 when nobody parked (no other access: the same cost as a plain
+ * store on x86), 3 -> 2 otherwise, after which it stores 0 with a waking
+ * write.  This is why acquire takes the word with a CAS from 0 and not an
+ * exchange: an exchange of 1 into 3 would erase the bit.  Under the `spin`
+ * policy and the checking and simulation backends nothing parks: the bit is
+ * never set and the release is a plain release store.  (TTAS and BO keep a
+ * separate waiter count that the release reads: with the bit, their
+ * polling loops multiply the executions the model checker must explore in
+ * park mode under C11 beyond what CI can afford -- docs/verification.md.)
+ *
  * Memory orders:
- *   xchg_acq on acquire: the winning exchange reads the 0 stored by the
- *     previous release (release order), so the critical sections are ordered;
- *     a failed exchange publishes nothing new (it writes the 1 already there).
- *   release is a waking write (release order at least): it publishes the
- *     critical section to the next winner.
+ *   cmpxchg_acq on acquire: the winning CAS reads the 0 stored by the
+ *     previous release (release order at least), so the critical sections
+ *     are ordered; a failed CAS writes nothing.
+ *   release: a seq_cst decrement (spin-park) or a release store (spin); the
+ *     waking store of 0 after 3 -> 2 is seq_cst and pairs with the parking
+ *     table's handshake (wait.h).  The PARKED CAS is relaxed: only the
+ *     word's modification order matters for whether the decrement sees it.
  *   waiters: seq_cst increment before the first wait, relaxed decrement,
- *     relaxed read in has_waiters (advisory: a hint for composition).  The
- *     release stores 0 (seq_cst under spin-park) and reads waiters (seq_cst):
- *     a thread whose increment follows that read will see the 0 before it
- *     can park, so the release wakes only when waiters != 0.
+ *     relaxed read in has_waiters (advisory: a hint for composition).
  */
 #ifndef CLOF_LOCK_TAS_H
 #define CLOF_LOCK_TAS_H
@@ -33,7 +46,7 @@
 #define CLOF_TAS_THREAD_OBLIVIOUS 1
 
 typedef struct {
-    clof_atomic32_t state;   /* 0 free, 1 held */
+    clof_atomic32_t state;   /* 0 free, 1 held, 3 held + PARKED */
     clof_atomic32_t waiters; /* threads on the contended path */
 } clof_tas_t;
 typedef clof_noctx_t clof_tas_ctx_t;
@@ -46,13 +59,17 @@ static inline void clof_tas_init(clof_tas_t *l)
     clof_atomic32_write_rlx(&l->waiters, 0);
 }
 
+#define CLOF_TAS_PARKED 2u /* in state: a waiter may be asleep */
+
 CLOF_SLOW void clof_tas_slowpath_(clof_tas_t *l)
 {
     clof_wait_t w = CLOF_WAIT_INIT;
     clof_atomic32_inc(&l->waiters);
+    uint32_t s = 1; /* as the failed CAS found it, near enough: a wait
+                     * step only parks if the word still holds it */
     do {
-        clof_atomic32_wait(&w, &l->state, 1);
-    } while (clof_atomic32_xchg_acq(&l->state, 1) != 0);
+        clof_atomic32_wait_flag(&w, &l->state, s, CLOF_TAS_PARKED);
+    } while ((s = clof_atomic32_cmpxchg_acq(&l->state, 0, 1)) != 0);
     clof_wait_end(&w);
     clof_atomic32_dec_rlx(&l->waiters);
 }
@@ -60,22 +77,31 @@ CLOF_SLOW void clof_tas_slowpath_(clof_tas_t *l)
 CLOF_INLINE void clof_tas_acquire(clof_tas_t *l, clof_tas_ctx_t *c)
 {
     (void)c;
-    if (CLOF_UNLIKELY(clof_atomic32_xchg_acq(&l->state, 1) != 0))
+    if (CLOF_UNLIKELY(!clof_atomic32_cas_acq(&l->state, 0, 1)))
         clof_tas_slowpath_(l);
 }
 
 CLOF_INLINE bool clof_tas_tryacquire(clof_tas_t *l, clof_tas_ctx_t *c)
 {
     (void)c;
-    return clof_atomic32_xchg_acq(&l->state, 1) == 0;
+    return clof_atomic32_cas_acq(&l->state, 0, 1);
+}
+
+CLOF_SLOW void clof_tas_wake_(clof_tas_t *l)
+{
+    clof_atomic32_write_wake(&l->state, 0);
 }
 
 CLOF_INLINE void clof_tas_release(clof_tas_t *l, clof_tas_ctx_t *c)
 {
     (void)c;
-    clof_atomic32_write_wakeable(&l->state, 0);
-    if (CLOF_WAIT_CAN_PARK && clof_atomic32_read(&l->waiters) != 0)
-        clof_atomic32_wake(&l->state, 0);
+    if (!CLOF_WAIT_CAN_PARK) {
+        clof_atomic32_write_rel(&l->state, 0);
+        return;
+    }
+    /* 1 -> 0: nobody parked; 3 -> 2: clear PARKED and wake */
+    if (CLOF_UNLIKELY(clof_atomic32_get_sub(&l->state, 1) != 1))
+        clof_tas_wake_(l);
 }
 
 CLOF_INLINE bool clof_tas_has_waiters(clof_tas_t *l, clof_tas_ctx_t *c)

@@ -36,7 +36,39 @@
  *     Queue nodes outlive the acquisition that used them (a successor may
  *     still read an aborted node), so they come from a per-thread pool in
  *     libclof (src/acohort.c) and are recycled by the thread that reads them
- *     last; an idle lock holds no node (tail NULL = released globally).
+ *     last; an idle lock holds no node (tail NULL = released globally) --
+ *     except after a global release whose CAS of the tail to NULL lost to
+ *     an arrival that then aborted and swung the tail back: the tail is then
+ *     the releaser's node, RELEASED_GLOBAL, which the next arrival recycles
+ *     (found by the model checker's idle check, verify/clients_timed.c).
+ *
+ * The fast path (not in the paper; compose.h's, made abortable): the fast
+ * word above the global lock, HELD | TOPWAIT, held exactly when the lock is.
+ *   - acquire, acquire_until and tryacquire first try the CAS 0 -> HELD
+ *     (one atomic operation uncontended, no node lock, no global lock, no
+ *     A-CLH node); tryacquire and acquire_until with deadline 0 are that CAS
+ *     alone; otherwise the paper's path above;
+ *   - the thread that takes the global lock (not one that inherits it
+ *     through FORWARDED / RELEASED_LOCAL) then takes HELD by the same
+ *     deadline (clof_compose_fast_take_until_): if a fast owner holds it, it
+ *     sets TOPWAIT (keeping new arrivals out) and waits; at the deadline it
+ *     withdraws its TOPWAIT with a CAS HELD|TOPWAIT -> HELD -- or, if that
+ *     CAS finds the fast owner gone, takes the lock after all -- and gives up
+ *     as the paper's timeout does: releases the global lock, then the node
+ *     lock (FREE; A-CLH: RELEASED_GLOBAL or the tail swung back);
+ *   - the system-level owner keeps HELD across local passes and clears it
+ *     (a release store: only it can have set TOPWAIT, so the word is HELD)
+ *     just before every release of the global lock: the global release, and
+ *     A-C-BO-BO's forward taken back after its last waiter aborted;
+ *   - a fast owner releases with clof_compose_fast_release_ (a seq_cst
+ *     subtraction, waking the system-level owner if TOPWAIT was set); its
+ *     has_waiters reports TOPWAIT only.
+ * Bypass bound: a fast owner delays the system-level owner by at most one
+ * critical section (or makes it give up at its deadline); arrivals get past
+ * queued waiters only while the global lock is between owners (the fast word
+ * is 0 then), one each time, as arrivals already do at the BO global lock.
+ * The local-pass bound is unchanged (fast acquisitions take no node lock).
+ * -DCLOF_COMPOSE_NO_FAST_PATH builds the paper's locks exactly.
  *
  * Paper: Lock Cohorting (TOPC'15) §3.4 (Fig. 6, A-C-BO-BO; §3.4.2,
  * A-C-BO-CLH after Scott, PODC'02).  The global lock is BO's
@@ -55,8 +87,8 @@
  * deadline_ns on the clock of clof_now_ns() (CLOCK_MONOTONIC natively;
  * CLOF_DEADLINE_NONE = wait forever, 0 = try once): true with the lock held,
  * false on timeout with nothing held and the lock consistent.  tryacquire is
- * acquire_until with deadline 0.  Names: a_c_bo_bo / "a-c-bo-bo",
- * a_c_bo_clh / "a-c-bo-clh".
+ * acquire_until with deadline 0 (with the fast path: the fast CAS alone).
+ * Names: a_c_bo_bo / "a-c-bo-bo", a_c_bo_clh / "a-c-bo-clh".
  *
  * Memory orders:
  *   A-C-BO-BO: the polling read of the word is relaxed (it only decides when
@@ -74,6 +106,19 @@
  *     (pairs with the release of RELEASED_* and of the aborted node's
  *     address, which publishes the next node to follow); all CASes on node
  *     words and the tail are seq_cst (they decide ownership).
+ *   The fast word: compose.h's orders -- the taking CASes are acquire (they
+ *     read the clearing store of the previous system-level owner, release,
+ *     or the fast owner's seq_cst subtraction), the pre-read of an arrival
+ *     is relaxed (a filter), setting TOPWAIT and the fast owner's
+ *     subtraction are seq_cst RMWs of one word (the fast owner sees TOPWAIT
+ *     whenever the system-level owner may wait or sleep).  The withdrawal at
+ *     a timeout is a seq_cst CAS; it needs no order of its own (it publishes
+ *     nothing, and if it fails the retry that takes HELD is acquire).
+ *     Between system-level owners the global lock and node lock order the
+ *     data as in the paper; the clearing store precedes the global lock's
+ *     release in program order, so the next system-level owner's take
+ *     (after its acquire of the global lock) reads it or a later value,
+ *     never its predecessor's HELD.
  */
 #ifndef CLOF_NUMA_ACOHORT_H
 #define CLOF_NUMA_ACOHORT_H
@@ -101,6 +146,24 @@ void clof_aclh_node_put(clof_aclh_node_t *n);
 }
 #endif
 
+/* ---- the fast path's word (compose.h), for both ---- */
+/* The thread that took the global lock takes HELD by its deadline; false:
+ * timed out, HELD not taken, no TOPWAIT left behind (the caller gives the
+ * global and the node lock up).  Without the fast path: nothing to take. */
+CLOF_INLINE bool clof_acohort_fast_take_(clof_atomic32_t *f, uint64_t deadline)
+{
+    if (!CLOF_COMPOSE_FAST_ || CLOF_FAST_MUTANT(2)) /* 2: broken, no HELD */
+        return true;
+    return clof_compose_fast_take_until_(f, deadline);
+}
+/* The system-level owner clears HELD just before it releases the global
+ * lock (highest first: the fast word is above the system level). */
+CLOF_INLINE void clof_acohort_fast_drop_(clof_atomic32_t *f)
+{
+    if (CLOF_COMPOSE_FAST_)
+        clof_compose_fast_drop_(f);
+}
+
 /* ================================================================ A-C-BO-BO */
 
 #define CLOF_ACBB_FREE 0u      /* released globally */
@@ -126,14 +189,18 @@ CLOF_GEN_ void clof_a_c_bo_bo_node_init0(clof_a_c_bo_bo_l0_t *n,
     n->high = (clof_a_c_bo_bo_l1_t *)high;
 }
 
-/* Holding the node lock released globally: take the global lock. */
+/* Holding the node lock released globally: take the global lock, then
+ * HELD; on timeout give up what is held. */
 CLOF_GEN_ uint32_t clof_a_c_bo_bo_global_(clof_a_c_bo_bo_l0_t *n,
                                           uint64_t deadline)
 {
     clof_bo_ctx_t hc;
     n->count = 0;
-    if (clof_bo_acquire_until(&n->high->lock, &hc, deadline))
-        return 2;
+    if (clof_bo_acquire_until(&n->high->lock, &hc, deadline)) {
+        if (clof_acohort_fast_take_(n->high->fast, deadline))
+            return 2;
+        clof_bo_release(&n->high->lock, &hc); /* a fast owner stayed */
+    }
     clof_atomic32_write_wake(&n->state, CLOF_ACBB_FREE); /* give up */
     return 0;
 }
@@ -211,9 +278,12 @@ CLOF_INLINE void clof_a_c_bo_bo_rel0(clof_a_c_bo_bo_l0_t *n,
         if (clof_atomic32_cmpxchg(&n->state, CLOF_ACBB_FORWARDED,
                                   CLOF_ACBB_FREE) != CLOF_ACBB_FORWARDED)
             return; /* a node-mate took the forwarded lock */
+        if (!CLOF_FAST_MUTANT(3)) /* 3: broken, the take-back keeps HELD */
+            clof_acohort_fast_drop_(n->high->fast);
         clof_bo_release(&n->high->lock, &hc);
         return;
     }
+    clof_acohort_fast_drop_(n->high->fast);
     clof_bo_release(&n->high->lock, &hc);
     /* a waiter that may park counted itself in `waiting` (seq_cst) before
      * reading the word: wake only if the seq_cst re-read shows one */
@@ -230,9 +300,9 @@ CLOF_INLINE bool clof_a_c_bo_bo_hw0(clof_a_c_bo_bo_l0_t *n,
            clof_bo_has_waiters(&n->high->lock, &hc);
 }
 
-CLOF_CMP_FRONT_(a_c_bo_bo, clof_cohort_levels_, 2, 0, 0,
+CLOF_CMP_FRONT_(a_c_bo_bo, clof_cohort_levels_, 2, 0, CLOF_COMPOSE_FAST_,
                 CLOF_CMP_ALLOC_(a_c_bo_bo, 1); CLOF_CMP_ALLOC_(a_c_bo_bo, 0);
-                CLOF_CMP_TOPINIT_NOFAST_(a_c_bo_bo, 1)
+                CLOF_CMP_TOPINIT_(a_c_bo_bo, 1)
                     CLOF_CMP_LINK_(a_c_bo_bo, 0, 1))
 
 /* ================================================================ A-C-BO-CLH */
@@ -280,8 +350,11 @@ CLOF_GEN_ uint32_t clof_a_c_bo_clh_global_(clof_a_c_bo_clh_l0_t *n,
 {
     clof_bo_ctx_t hc;
     n->count = 0;
-    if (clof_bo_acquire_until(&n->high->lock, &hc, deadline))
-        return 2;
+    if (clof_bo_acquire_until(&n->high->lock, &hc, deadline)) {
+        if (clof_acohort_fast_take_(n->high->fast, deadline))
+            return 2;
+        clof_bo_release(&n->high->lock, &hc); /* a fast owner stayed */
+    }
     clof_a_c_bo_clh_rel_global_(n, me); /* give up */
     return 0;
 }
@@ -365,6 +438,7 @@ CLOF_INLINE void clof_a_c_bo_clh_rel0(clof_a_c_bo_clh_l0_t *n,
         }
         /* the successor aborted: release globally */
     }
+    clof_acohort_fast_drop_(n->high->fast);
     clof_bo_release(&n->high->lock, &hc);
     clof_a_c_bo_clh_rel_global_(n, me);
 }
@@ -376,14 +450,17 @@ CLOF_INLINE bool clof_a_c_bo_clh_hw0(clof_a_c_bo_clh_l0_t *n,
            clof_bo_has_waiters(&n->high->lock, &hc);
 }
 
-CLOF_CMP_FRONT_(a_c_bo_clh, clof_cohort_levels_, 2, 0, 0,
+CLOF_CMP_FRONT_(a_c_bo_clh, clof_cohort_levels_, 2, 0, CLOF_COMPOSE_FAST_,
                 CLOF_CMP_ALLOC_(a_c_bo_clh, 1); CLOF_CMP_ALLOC_(a_c_bo_clh, 0);
-                CLOF_CMP_TOPINIT_NOFAST_(a_c_bo_clh, 1)
+                CLOF_CMP_TOPINIT_(a_c_bo_clh, 1)
                     CLOF_CMP_LINK_(a_c_bo_clh, 0, 1))
 
 /* ---- acquire with a deadline, for both ---- */
+/* The fast word first (held exactly when HELD is set, so with deadline 0 a
+ * failed CAS is the answer), then the node lock and the global lock (out of
+ * line with the fast path, as compose.h's acquire). */
 #define CLOF_ACOHORT_UNTIL_(N)                                                 \
-    CLOF_INLINE bool clof_##N##_acquire_until(                                 \
+    CLOF_INLINE bool clof_##N##_acquire_until_tree_(                           \
         clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline_ns)            \
     {                                                                          \
         clof_##N##_l0_t *leaf = clof_##N##_leaf_(l);                           \
@@ -393,6 +470,25 @@ CLOF_CMP_FRONT_(a_c_bo_clh, clof_cohort_levels_, 2, 0, 0,
         c->leaf = leaf;                                                        \
         CLOF_COMPOSE_ON_ACQUIRE(taken);                                        \
         return true;                                                           \
+    }                                                                          \
+    CLOF_CMP_OUTLINE_ bool clof_##N##_acquire_until_slow_(                     \
+        clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline_ns)            \
+    {                                                                          \
+        return clof_##N##_acquire_until_tree_(l, c, deadline_ns);              \
+    }                                                                          \
+    CLOF_INLINE bool clof_##N##_acquire_until(                                 \
+        clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline_ns)            \
+    {                                                                          \
+        if (!CLOF_COMPOSE_FAST_)                                               \
+            return clof_##N##_acquire_until_tree_(l, c, deadline_ns);          \
+        if (clof_compose_fast_try_(clof_##N##_fastw_(l))) {                    \
+            c->leaf = NULL; /* held through the fast path */                  \
+            CLOF_COMPOSE_ON_ACQUIRE(2);                                        \
+            return true;                                                       \
+        }                                                                      \
+        if (deadline_ns == 0) /* a try: the lock is held */                   \
+            return false;                                                      \
+        return clof_##N##_acquire_until_slow_(l, c, deadline_ns);              \
     }
 CLOF_ACOHORT_UNTIL_(a_c_bo_bo)
 CLOF_ACOHORT_UNTIL_(a_c_bo_clh)
