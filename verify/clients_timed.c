@@ -176,10 +176,9 @@ static bool (*lock_idle)(void);
 static bool idle_fast_and_global(clof_compose_tree_t *tr)
 {
     clof_bo_t *g = &((clof_a_c_bo_bo_l1_t *)tr->nodes[1])->lock;
-    /* the global lock: BO's word, held bit 0 (ttas.h; other bits may be
-     * waiting policy hints left by waiters that gave up) */
+    /* the global lock: BO's word, 0 when free (ttas.h) */
     return clof_atomic32_read_rlx(&tr->fast) == 0 &&
-           (clof_atomic32_read_rlx(&g->state) & 1u) == 0;
+           clof_atomic32_read_rlx(&g->state) == 0;
 }
 static clof_a_c_bo_bo_t a_c_bo_bo_lock;
 static clof_a_c_bo_clh_t a_c_bo_clh_lock;

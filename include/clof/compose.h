@@ -154,7 +154,7 @@
 CLOF_INLINE bool clof_compose_fast_try_(clof_atomic32_t *f)
 {
     return clof_atomic32_read_rlx(f) == 0 &&
-           clof_atomic32_cmpxchg_acq(f, 0, CLOF_CMP_HELD_) == 0;
+           clof_atomic32_cas_acq(f, 0, CLOF_CMP_HELD_);
 }
 /* The fast owner's release. */
 CLOF_INLINE void clof_compose_fast_release_(clof_atomic32_t *f)
