@@ -8,10 +8,10 @@ scripts/deps.sh
 jobs=$(nproc)
 echo "== build (clang, -Werror) =="
 cmake -S . -B build-clang -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLOF_WERROR=ON >/dev/null
 cmake --build build-clang -j "$jobs" >/dev/null
 echo "== build (gcc, -Werror) =="
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLOF_WERROR=ON >/dev/null
 cmake --build build -j "$jobs" >/dev/null
 echo "== tests =="
 ctest --test-dir build -j "$jobs" --output-on-failure --timeout 600 "$@"

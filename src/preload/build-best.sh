@@ -149,7 +149,7 @@ levels="$(sed -n 's/^set(PL_COMPOSITION_LEVELS \(.*\))$/\1/p' "$cm")"
 python3 "$root/bench/gen_compositions.py" "$tmp/pl_gen_compositions.h" --locks "$locks" --max-levels "$levels"
 
 # the flags of the CMake build (CMakeLists.txt, src/preload/CMakeLists.txt)
-common=(-std=c11 -O2 -g -DNDEBUG -fPIC -D_GNU_SOURCE -Wall -Wextra -Werror -I"$root/include" "${wait_def[@]}")
+common=(-std=c11 -O2 -g -DNDEBUG -fPIC -D_GNU_SOURCE -Wall -Wextra -I"$root/include" "${wait_def[@]}")
 defs=(-DPL_DEFAULT_LOCK="\"$lock\"")
 [ -n "$topo_abs" ] && defs+=(-DPL_DEFAULT_TOPOLOGY="\"$topo_abs\"")
 say "build-best.sh: compiling libclof-preload.so with $cc, default lock $lock${topo_abs:+, topology $topo_abs}"
