@@ -8,7 +8,9 @@
  * `from_mo` to `to_mo`, either at locations whose name (vc_name) contains
  * `loc_match`, or inside the lock function `site_fn` (vc finds its call
  * sites by source line; the Relacy driver wraps that function).  Each must
- * be caught under C11.
+ * be caught under C11.  A bug marked vc_only needs a behaviour Relacy cannot
+ * produce (a store placed before an older one in modification order): the
+ * Relacy driver does not offer it.
  */
 #ifndef CLOF_VERIFY_BUGS_H
 #define CLOF_VERIFY_BUGS_H
@@ -23,23 +25,29 @@ typedef struct vc_bug {
     int kind, from_mo, to_mo;
     const char *loc_match; /* NULL: any location */
     const char *site_fn;   /* NULL: any function */
+    int vc_only;           /* 1: only vc (free modification order) sees it */
 } vc_bug_t;
 
 static const vc_bug_t vc_bugs[] = {
     {"hmcs-status-acquire", "hmcs3",
      "HMCS with the status awaits relaxed (the HMCS paper's missing acquire)",
-     VC_LOAD, VC_ACQ, VC_RLX, "status", NULL},
+     VC_LOAD, VC_ACQ, VC_RLX, "status", NULL, 0},
     {"mcs-handoff-release", "mcs",
      "MCS whose release hands over with a relaxed store (no release)",
-     VC_STORE, VC_REL, VC_RLX, NULL, "clof_mcs_release"},
+     VC_STORE, VC_REL, VC_RLX, NULL, "clof_mcs_release", 0},
     {"ticket-release-rlx", "ticket",
      "ticket lock whose release writes `owner` relaxed", -1, VC_REL, VC_RLX, NULL,
-     "clof_ticket_release"},
+     "clof_ticket_release", 0},
     {"acohort-fast-take-acquire", "a-c-bo-bo.timed.fast",
      "A-C-BO-BO whose global lock's owner takes HELD with a relaxed CAS (the "
      "fast owner's critical section is not ordered before its own)",
-     VC_CAS, VC_ACQ, VC_RLX, NULL, "clof_compose_fast_take_until_"},
-    {NULL, NULL, NULL, 0, 0, 0, NULL, NULL},
+     VC_CAS, VC_ACQ, VC_RLX, NULL, "clof_compose_fast_take_until_", 0},
+    {"mcs-link-relaxed", "mcs",
+     "MCS whose waiter links itself to its predecessor (pred->next = c) with "
+     "a relaxed store: its locked = 1 may follow the hand-over's locked = 0 "
+     "in mo (the S shape), and it waits forever",
+     VC_STORE, VC_REL, VC_RLX, NULL, "clof_mcs_enqueue_", 1},
+    {NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0},
 };
 
 /* The bug called `name`; NULL after listing the known ones on stderr

@@ -100,41 +100,61 @@ static bool prop_in(const char *p, const char *list)
     return false;
 }
 
-static int selftest(int mmask, int verbose)
+/* One program under one model, three exhaustive searches: with DPOR, with
+ * DPOR exploring threads and choices in the reverse order, and without
+ * DPOR (every interleaving).  All three must give the same verdict. */
+typedef struct {
+    vc_result_t r, rv, rn;
+    bool same;
+} self_run_t;
+
+static void self_run(const vc_prog_t *p, int m, int verbose, self_run_t *s)
+{
+    vc_cfg_t cf;
+    memset(&cf, 0, sizeof cf);
+    cf.model = m;
+    cf.bound = -1;
+    cf.max_steps = 400;
+    FILE *sink = verbose ? stdout : fopen("/dev/null", "w");
+    cf.out = sink;
+    vc_check(p, &cf, &s->r);
+    cf.reverse = true;
+    vc_check(p, &cf, &s->rv);
+    cf.reverse = false;
+    cf.no_dpor = true;
+    vc_check(p, &cf, &s->rn);
+    if (!verbose)
+        fclose(sink);
+    s->same = s->rn.verdict == s->r.verdict && s->rv.verdict == s->r.verdict;
+}
+
+
+static int selftest(int mmask, int verbose, bool markdown)
 {
     int bad = 0, n = 0;
-    printf("vc self-test: litmus programs, exhaustive search, expected "
-           "verdict per model\n");
-    for (const vc_litmus_t *l = vc_litmus; l->name; l++) {
+    if (!markdown)
+        printf("vc self-test: litmus programs, exhaustive search, expected "
+               "verdict per model\n");
+    for (const vc_litmus_t *l = markdown ? NULL : vc_litmus; l && l->name;
+         l++) {
         for (int m = 0; m < 3; m++) {
             if (!(mmask & (1 << m)))
                 continue;
             vc_prog_t p;
             vc_litmus_prog(l, &p);
-            vc_cfg_t cf;
-            memset(&cf, 0, sizeof cf);
-            cf.model = m;
-            cf.bound = -1;
-            cf.max_steps = 400;
-            FILE *sink = verbose ? stdout : fopen("/dev/null", "w");
-            cf.out = sink;
-            vc_result_t r, rn;
-            vc_check(&p, &cf, &r);
-            /* the same search without partial-order reduction (every
-             * interleaving): DPOR must not lose a verdict */
-            cf.no_dpor = true;
-            vc_check(&p, &cf, &rn);
-            if (!verbose)
-                fclose(sink);
+            self_run_t sr;
+            self_run(&p, m, verbose, &sr);
+            vc_result_t r = sr.r;
             const char *exp = l->expect[m];
             bool ok = *exp ? (r.verdict == VC_VIOLATION &&
                               prop_in(r.property, exp))
                            : (r.verdict == VC_OK && r.exhaustive);
-            bool same = rn.verdict == r.verdict;
-            if (!same) {
+            if (!sr.same) {
                 ok = false;
-                printf("      without DPOR: %s %s (%ld execs)\n",
-                       verdict_str(&rn), rn.property, rn.execs);
+                printf("      without DPOR: %s %s (%ld execs); reverse "
+                       "order: %s %s\n",
+                       verdict_str(&sr.rn), sr.rn.property, sr.rn.execs,
+                       verdict_str(&sr.rv), sr.rv.property);
             }
             n++;
             if (!ok)
@@ -144,14 +164,91 @@ static int selftest(int mmask, int verbose)
                    l->name, vc_model_name(m),
                    r.verdict == VC_OK ? "ok" : verdict_str(&r),
                    r.verdict == VC_OK ? "(no violation)" : r.property,
-                   r.execs, rn.execs, ok ? "as expected" : "UNEXPECTED");
+                   r.execs, sr.rn.execs, ok ? "as expected" : "UNEXPECTED");
             if (!ok)
                 printf("      expected: %s; got: %s %s\n",
                        *exp ? exp : "no violation", verdict_str(&r),
                        r.message);
         }
     }
-    printf("self-test: %d of %d verdicts as expected\n", n - bad, n);
+    /* the catalogue: 'A' must be shown (the final check's assertion),
+     * 'F' must not be shown by an exhaustive search */
+    if (markdown) {
+        printf("| program | threads | outcome | SC | TSO | RC11 | source |\n");
+        printf("|---|---|---|---|---|---|---|\n");
+    } else {
+        printf("litmus catalogue: A = the outcome is allowed (must be "
+               "shown), F = forbidden (must not be)\n");
+    }
+    int ncat = 0;
+    for (const vc_catalogue_t *c = vc_catalogue; c->name; c++) {
+        vc_prog_t p;
+        const char *err;
+        ncat++;
+        if (!vc_catalogue_prog(c, &p, &err)) {
+            printf("  %s: malformed program (%s): %s\n", c->name, err,
+                   c->prog);
+            bad++;
+            n++;
+            continue;
+        }
+        char cell[3][64];
+        for (int m = 0; m < 3; m++) {
+            snprintf(cell[m], sizeof cell[m], "-");
+            if (!(mmask & (1 << m)))
+                continue;
+            self_run_t sr;
+            self_run(&p, m, verbose, &sr);
+            char want = c->expect[m];
+            char got = sr.r.verdict == VC_VIOLATION &&
+                               !strcmp(sr.r.property, "assertion")
+                           ? 'A'
+                       : sr.r.verdict == VC_OK && sr.r.exhaustive ? 'F'
+                                                                  : '?';
+            bool ok = got == want && sr.same;
+            n++;
+            if (!ok)
+                bad++;
+            snprintf(cell[m], sizeof cell[m], "%c / %c%s", want, got,
+                     ok ? "" : " **UNEXPECTED**");
+            if (!markdown)
+                printf("  %-18s %-4s expected %c, got %c  %6ld execs (%ld "
+                       "reverse, %ld without DPOR)  %s\n",
+                       c->name, vc_model_name(m), want, got, sr.r.execs,
+                       sr.rv.execs, sr.rn.execs,
+                       ok ? "as expected" : "UNEXPECTED");
+            if (!ok && !markdown)
+                printf("      %s; reverse order: %s; without DPOR: %s "
+                       "(%s)\n",
+                       verdict_str(&sr.r), verdict_str(&sr.rv),
+                       verdict_str(&sr.rn), sr.r.message);
+        }
+        if (markdown) {
+            /* the program, one thread per line */
+            char prog[512];
+            size_t k = 0;
+            for (const char *q = c->prog; *q && k + 8 < sizeof prog; q++) {
+                if (q[0] == '|' && q[1] == '|') {
+                    k += (size_t)snprintf(prog + k, sizeof prog - k,
+                                          " \\|\\| ");
+                    q++;
+                } else {
+                    prog[k++] = *q;
+                }
+            }
+            prog[k] = 0;
+            printf("| %s | `%s` | %s | %s | %s | %s | %s |\n", c->name, prog,
+                   c->cond, cell[0], cell[1], cell[2], c->src);
+        }
+    }
+    if (markdown)
+        printf("\n%d programs; each cell: expected / got; %d of %d "
+               "verdicts as expected\n",
+               ncat, n - bad, n);
+    else
+        printf("self-test: %d of %d verdicts as expected (%d catalogue "
+               "programs)\n",
+               n - bad, n, ncat);
     return bad ? 1 : 0;
 }
 
@@ -608,7 +705,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (do_self)
-        return selftest(mmask, o.verbose);
+        return selftest(mmask, o.verbose, o.markdown);
     if (bug)
         return run_bug(bug, mmask, &o);
 

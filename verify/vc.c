@@ -82,6 +82,10 @@ typedef struct {
     uint64_t val[MAXMSG];
     uint16_t *view[MAXMSG]; /* [0] = length, then the entries */
     int16_t writer[MAXMSG];
+    uint16_t wlidx[MAXMSG]; /* the writer's event: its local index (DPOR) */
+    /* C11: message i is a read-modify-write that read message i - 1 (no
+     * write may ever be placed between them: RMW atomicity) */
+    uint8_t rmw[MAXMSG];
 } loc_t;
 
 typedef struct {
@@ -346,6 +350,8 @@ static int loc_of(const void *addr, int size)
     L->val[0] = mem_read(a, size);
     L->view[0] = NULL;
     L->writer[0] = -1;
+    L->wlidx[0] = 0;
+    L->rmw[0] = 0;
     return id;
 }
 
@@ -557,8 +563,34 @@ static int c11_floor(const thr_t *t, const op_t *op)
     return f;
 }
 
-/* The messages the pending op of t may read, latest first. */
-static int c11_readable(const thr_t *t, const op_t *op, int *out)
+/* Does the event that wrote message i of L happen before the next event of
+ * t in the exploration's own order (the DPOR clocks: program order and
+ * every earlier conflict)?  A store of t placed right before message i,
+ * or an RMW of t reading message i - 1, is explored only then: when the
+ * two writes are concurrent instead, they race, DPOR also runs t's write
+ * first, and there it takes the same place in mo at the end (or after
+ * i - 1) -- the same execution, so the choice here would repeat it. */
+static bool c11_before(const thr_t *t, const loc_t *L, int i)
+{
+    int w = L->writer[i];
+    return w < 0 || w == (int)(t - thr) || t->C.c[w] >= L->wlidx[i];
+}
+
+/* Message i of L has been read by a read-modify-write (placed right after
+ * it in mo): no other read-modify-write may read it. */
+static bool c11_taken(const loc_t *L, int i)
+{
+    return i + 1 < L->nmsg && L->rmw[i + 1];
+}
+
+/* The messages the pending op of t may read, latest first (in reverse with
+ * cfg->reverse).  A load reads any message at or after its floor (its view
+ * of the location, and for seq_cst the latest seq_cst access); a
+ * read-modify-write reads such a message that no other read-modify-write
+ * has read, and is placed right after it in mo; a CAS that reads the
+ * expected value succeeds, one that reads another value fails (a load). */
+static int c11_readable(const thr_t *t, const op_t *op, int *out,
+                        bool restrict_)
 {
     const loc_t *L = &locs[op->loc];
     int n = L->nmsg, k = 0;
@@ -570,15 +602,60 @@ static int c11_readable(const thr_t *t, const op_t *op, int *out)
             if (!f || L->val[i] != seen)
                 out[k++] = i;
     } else if (op->kind == VC_CAS) {
-        if (L->val[n - 1] == op->exp && (!f || op->exp != seen))
-            out[k++] = n - 1;
+        if (!f || op->exp != seen)
+            for (int i = n - 1; i >= floor; i--)
+                if (L->val[i] == op->exp && !c11_taken(L, i))
+                    out[k++] = i;
         for (int i = n - 1; i >= floor; i--)
             if (L->val[i] != op->exp && (!f || L->val[i] != seen))
                 out[k++] = i;
     } else {
-        if (!f || L->val[n - 1] != seen)
-            out[k++] = n - 1;
+        for (int i = n - 1; i >= floor; i--)
+            if (!c11_taken(L, i) && (!f || L->val[i] != seen))
+                out[k++] = i;
     }
+    if (restrict_ && op->kind != VC_LOAD) {
+        /* a read-modify-write that succeeds goes between the message it
+         * reads and the next one: only where the next one's writer
+         * happens before it (see c11_before) */
+        int j = 0;
+        for (int i = 0; i < k; i++) {
+            int m = out[i];
+            bool writes = op->kind != VC_CAS || L->val[m] == op->exp;
+            if (!writes || m == n - 1 || c11_before(t, L, m + 1))
+                out[j++] = m;
+        }
+        if (j > 0) /* else keep them all: the await needs one to be enabled */
+            k = j;
+    }
+    if (CF->reverse)
+        for (int i = 0; i < k / 2; i++) {
+            int tmp = out[i];
+            out[i] = out[k - 1 - i];
+            out[k - 1 - i] = tmp;
+        }
+    return k;
+}
+
+/* The positions in mo a store of t may take, latest first (in reverse with
+ * cfg->reverse): position p puts it right before message p (p = nmsg: at
+ * the end), after every message of its view (coherence: CoWW, CoRW, and
+ * for seq_cst the latest seq_cst access), and never between a
+ * read-modify-write and the message it read. */
+static int c11_positions(const thr_t *t, const op_t *op, int *out)
+{
+    const loc_t *L = &locs[op->loc];
+    int n = L->nmsg, k = 0;
+    int floor = c11_floor(t, op);
+    for (int p = n; p > floor; p--)
+        if (p == n || (!L->rmw[p] && c11_before(t, L, p)))
+            out[k++] = p;
+    if (CF->reverse)
+        for (int i = 0; i < k / 2; i++) {
+            int tmp = out[i];
+            out[i] = out[k - 1 - i];
+            out[k - 1 - i] = tmp;
+        }
     return k;
 }
 
@@ -619,7 +696,7 @@ static bool thread_enabled(const thr_t *t)
         return true;
     if (MODEL == VC_C11) {
         int tmp[MAXMSG];
-        return c11_readable(t, op, tmp) > 0;
+        return c11_readable(t, op, tmp, false) > 0;
     }
     uint64_t v = visible(t, op);
     if (op->kind == VC_CAS && v == op->exp)
@@ -822,16 +899,61 @@ static void c11_read_effects(thr_t *t, int x, int ridx, int mo)
         G[x] = (uint16_t)ridx;
 }
 
-static int c11_append(thr_t *t, int x, uint64_t v, int mo, int ridx)
+/* Make room at position pos of x's mo: every message from pos on moves up
+ * by one, and so does every view entry of x that names one of them (the
+ * views of every message, of every thread, and the seq_cst view). */
+static void c11_shift(int x, int pos)
+{
+    loc_t *L = &locs[x];
+    for (int l = 1; l < nloc; l++) {
+        loc_t *M = &locs[l];
+        for (int i = 0; i < M->nmsg; i++) {
+            uint16_t *v = M->view[i];
+            if (v && x < v[0] && v[1 + x] >= pos)
+                v[1 + x]++;
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        thr_t *u = &thr[i];
+        if (u->V[x] >= pos)
+            u->V[x]++;
+        if (u->Vacq[x] >= pos)
+            u->Vacq[x]++;
+        if (u->Vrel[x] >= pos)
+            u->Vrel[x]++;
+    }
+    if (G[x] >= pos)
+        G[x]++;
+    int m = L->nmsg - pos;
+    memmove(&L->val[pos + 1], &L->val[pos], (size_t)m * sizeof L->val[0]);
+    memmove(&L->view[pos + 1], &L->view[pos], (size_t)m * sizeof L->view[0]);
+    memmove(&L->writer[pos + 1], &L->writer[pos],
+            (size_t)m * sizeof L->writer[0]);
+    memmove(&L->rmw[pos + 1], &L->rmw[pos], (size_t)m * sizeof L->rmw[0]);
+    memmove(&L->wlidx[pos + 1], &L->wlidx[pos],
+            (size_t)m * sizeof L->wlidx[0]);
+    L->nmsg++;
+}
+
+/* A store of v by t, placed at position pos of x's mo (ridx >= 0: a
+ * read-modify-write that read message ridx, pos = ridx + 1).  Returns the
+ * message's index. */
+static int c11_insert(thr_t *t, int x, uint64_t v, int mo, int pos, int ridx)
 {
     loc_t *L = &locs[x];
     if (L->nmsg >= MAXMSG) {
         internal_error("more than %d stores to one location", MAXMSG);
         return L->nmsg - 1;
     }
-    int idx = L->nmsg++;
+    int idx = pos;
+    if (idx < L->nmsg)
+        c11_shift(x, idx);
+    else
+        L->nmsg++;
     L->val[idx] = v;
     L->writer[idx] = (int16_t)(t - thr);
+    L->wlidx[idx] = t->C.c[t - thr]; /* dpor_event has counted this event */
+    L->rmw[idx] = ridx >= 0;
     t->V[x] = (uint16_t)idx;
     uint16_t *mv = view_save(mo_rel(mo) ? t->V : t->Vrel, x, idx);
     if (ridx >= 0 && mv) /* read-modify-write: continue the release sequence */
@@ -839,7 +961,8 @@ static int c11_append(thr_t *t, int x, uint64_t v, int mo, int ridx)
     L->view[idx] = mv;
     if (mo == VC_SEQ)
         G[x] = (uint16_t)idx;
-    mem_write(L->addr, L->size, v);
+    if (idx == L->nmsg - 1) /* memory holds the last store in mo */
+        mem_write(L->addr, L->size, v);
     return idx;
 }
 
@@ -899,12 +1022,14 @@ static bool exec_op(thr_t *t, int ridx, tr_t *e)
             res = locs[x].val[ridx];
             c11_read_effects(t, x, ridx, op->mo);
             break;
-        case VC_STORE: c11_append(t, x, op->val, op->mo, -1); break;
+        case VC_STORE:
+            ridx = c11_insert(t, x, op->val, op->mo, ridx, -1);
+            break;
         case VC_CAS:
             res = locs[x].val[ridx];
-            if (res == op->exp && ridx == locs[x].nmsg - 1) {
+            if (res == op->exp) {
                 c11_read_effects(t, x, ridx, op->mo);
-                c11_append(t, x, op->val, op->mo, ridx);
+                c11_insert(t, x, op->val, op->mo, ridx + 1, ridx);
             } else {
                 int fmo = op->mo == VC_REL ? VC_RLX
                           : op->mo == VC_AR ? VC_ACQ
@@ -917,8 +1042,8 @@ static bool exec_op(thr_t *t, int ridx, tr_t *e)
         default: /* xchg, fetch-ops */
             res = locs[x].val[ridx];
             c11_read_effects(t, x, ridx, op->mo);
-            c11_append(t, x, rmw_new(op->kind, res, op->val, op->size),
-                       op->mo, ridx);
+            c11_insert(t, x, rmw_new(op->kind, res, op->val, op->size),
+                       op->mo, ridx + 1, ridx);
             break;
         }
         if (e) {
@@ -1139,6 +1264,12 @@ static int pick(int k, uint16_t cand)
     int prev = nodes[k].prev;
     if (prev >= 0 && (cand & (1u << prev)))
         return prev;
+    if (CF->reverse) {
+        for (int p = MAXP - 1; p >= 0; p--)
+            if (cand & (1u << p))
+                return p;
+        return -1;
+    }
     for (int p = 0; p < MAXP; p++)
         if (cand & (1u << p))
             return p;
@@ -1304,10 +1435,12 @@ static int run_execution(void)
         thr_t *t = &thr[p];
         int ridx = -1;
         if (MODEL == VC_C11 && t->op.kind != VC_FENCE &&
-            t->op.kind != VC_STORE && t->op.kind != VC_FUTEX_WAIT &&
-            t->op.kind != VC_FUTEX_WAKE) {
-            int rs[MAXMSG];
-            int cnt = c11_readable(t, &t->op, rs);
+            t->op.kind != VC_FUTEX_WAIT && t->op.kind != VC_FUTEX_WAKE) {
+            /* the choice of the event: the message read, or for a store
+             * its position in mo */
+            int rs[MAXMSG + 1];
+            int cnt = t->op.kind == VC_STORE ? c11_positions(t, &t->op, rs)
+                                             : c11_readable(t, &t->op, rs, true);
             if (nd->rf_cnt == 0)
                 nd->rf_cnt = (uint16_t)cnt;
             else if (nd->rf_cnt != cnt) {
@@ -1455,6 +1588,11 @@ static void print_trace(FILE *o)
         }
         if (e->flags & TR_PUSH)
             fprintf(o, " (buffered)");
+        if (e->kind == VC_STORE && e->rf >= 0 && e->rf < e->nmsg - 1)
+            fprintf(o, "  [mo: store #%d of %d, before %d store%s made "
+                       "earlier]",
+                    e->rf, e->nmsg, e->nmsg - 1 - e->rf,
+                    e->nmsg - 1 - e->rf > 1 ? "s" : "");
         if (e->rf >= 0 && e->nmsg > 0 && e->kind != VC_STORE) {
             if (e->rf < e->nmsg - 1 - (is_rmw(e->kind) && !(e->flags & TR_FAIL)))
                 fprintf(o, "  [stale: store #%d of %d]", e->rf,

@@ -22,12 +22,17 @@
  *           view of the location (a choice point); acquire joins the
  *           message's view; relaxed loads keep it for a later acquire fence;
  *           release stores carry the thread's view, relaxed stores the view
- *           of its last release fence; read-modify-writes read the latest
- *           message and carry the view they read (release sequences).
+ *           of its last release fence; read-modify-writes carry the view of
+ *           the message they read (release sequences).
  *           seq_cst accesses of x never read below the latest seq_cst access
- *           of x; seq_cst fences join and publish a global view.  Stores go
- *           to the end of the modification order (no load buffering, no
- *           out-of-order mo: see docs/verification.md, blind spots).
+ *           of x; seq_cst fences join and publish a global view.
+ *           Free modification order: a store takes any position in its
+ *           location's mo after every message of its view (a choice point,
+ *           like the message a load reads); a read-modify-write reads any
+ *           message its view allows that no other RMW has read and goes
+ *           right after it.  Events run in program order and a load reads
+ *           only stores already made, so po u rf is acyclic: no load
+ *           buffering (RC11's axiom, as in GenMC's RC11 mode).
  *
  * Awaits.  vc_await_change(p, seen) does not execute anything: it marks the
  * thread's next access of p as "must read a value other than seen", and that
@@ -144,6 +149,8 @@ typedef struct vc_cfg {
     double time_limit;  /* seconds; 0: none */
     int max_steps;      /* events per execution (0: default 2000) */
     bool no_dpor;       /* explore every interleaving (for measurements) */
+    bool reverse;       /* explore threads and C11 choices in the reverse
+                           order (the verdict must not change) */
     int verbose;        /* 1: progress; 2: every execution */
     FILE *out;          /* traces and progress (default stderr) */
     const vc_mutation_t *mutation;
