@@ -8,6 +8,8 @@
  *               [--check-expected] [-v]
  *   clof-verify --selftest [--model ...]      the checker checks itself
  *   clof-verify --mutate [--lock NAME]... [--model ...]   weaken each order
+ *   clof-verify --optimize LOCK               the weakest orders that verify
+ *                                             together (C11, every client)
  *   clof-verify --bug NAME                    a named memory-order bug
  *   clof-verify --list
  *
@@ -29,6 +31,15 @@
 
 #define MAXSEL 256
 
+#include <time.h>
+
+static double now_wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static const vc_client_t *all[MAXSEL];
 static int nall;
 
@@ -48,6 +59,7 @@ static void usage(FILE *o)
             "[--check-expected] [--no-dpor] [-v]\n"
             "       clof-verify --selftest [--model M]\n"
             "       clof-verify --mutate [--lock NAME]... [--model M]\n"
+            "       clof-verify --optimize LOCK [--full] [-v]\n"
             "       clof-verify --bug NAME [--model M]\n"
             "       clof-verify --list\n"
             "NAME: a client name, a family (basic, numa, clof, regression, deep),\n"
@@ -563,7 +575,7 @@ static int run_bug(const char *name, int mmask, const opts_t *o)
         if (!(mmask & (1 << m)))
             continue;
         vc_mutation_t mut = {NULL, 0, b->to_mo, b->loc_match, b->kind,
-                             b->from_mo};
+                             b->from_mo, NULL};
         const void *addrs[256];
         if (b->site_fn) {
             FILE *sink = fopen("/dev/null", "w");
@@ -609,6 +621,217 @@ static int run_bug(const char *name, int mmask, const opts_t *o)
     return bad;
 }
 
+
+/* ---------------------------------------------------------------- optimize */
+
+/* The clients of lock `name`: the one called name, its variants (name.*),
+ * and the CLoF composition step with it at the low level (clof.name+*). */
+static int optimize_clients(const char *name, const vc_client_t **out)
+{
+    int n = 0;
+    size_t len = strlen(name);
+    for (int i = 0; i < nall && n < 32; i++) {
+        const char *c = all[i]->name;
+        if (*all[i]->expect || !strcmp(all[i]->family, "deep") ||
+            !strcmp(all[i]->family, "regression"))
+            continue; /* must-fail variants; the slow deep clients */
+        bool mine = !strcmp(c, name) ||
+                    (!strncmp(c, name, len) && c[len] == '.');
+        bool step = !strncmp(c, "clof.", 5) && !strncmp(c + 5, name, len) &&
+                    c[5 + len] == '+';
+        if (mine || step)
+            out[n++] = all[i];
+    }
+    return n;
+}
+
+static void copy_str(char *dst, size_t n, const char *src)
+{
+    size_t k = strlen(src);
+    if (k >= n)
+        k = n - 1;
+    memcpy(dst, src, k);
+    dst[k] = 0;
+}
+
+/* The header file of a group's position ("lock/mcs.h:60 fn" -> "lock/mcs.h") */
+static void where_file(const char *where, char *out, size_t n)
+{
+    size_t k = strcspn(where, ":");
+    if (k >= n)
+        k = n - 1;
+    memcpy(out, where, k);
+    out[k] = 0;
+}
+
+typedef struct {
+    char where[1024];
+    int kind, mo, cur; /* shipped order, order now */
+    const void *addr[64];
+    int naddr;
+} ogroup_t;
+
+static ogroup_t og[128];
+static int nog;
+static const void *oaddr[2048];
+static int omo[2048];
+
+/* Every client verifies (C11, quick) with the orders of og[].cur. */
+static bool optimize_ok(const vc_client_t **cl, int ncl, const opts_t *o,
+                        long *runs, const char **failed, char *prop,
+                        size_t np)
+{
+    int na = 0;
+    for (int j = 0; j < nog; j++)
+        if (og[j].cur != og[j].mo)
+            for (int k = 0; k < og[j].naddr && na < 2048; k++) {
+                oaddr[na] = og[j].addr[k];
+                omo[na++] = og[j].cur;
+            }
+    vc_mutation_t m;
+    memset(&m, 0, sizeof m);
+    m.sites = oaddr;
+    m.nsites = na;
+    m.site_mos = omo;
+    FILE *sink = fopen("/dev/null", "w");
+    bool ok = true;
+    for (int i = 0; i < ncl && ok; i++) {
+        vc_result_t r;
+        run_one(cl[i], VC_C11, o, &m, sink, &r);
+        (*runs)++;
+        if (r.verdict != VC_OK) {
+            ok = false;
+            *failed = cl[i]->name;
+            snprintf(prop, np, "%s", r.verdict == VC_VIOLATION ? r.property
+                                                               : "checker error");
+        }
+    }
+    fclose(sink);
+    return ok;
+}
+
+/* VSync-style: weaken the orders of lock `name`'s own header one step at a
+ * time, keep a step only if every client of the lock still verifies with
+ * all the steps kept so far, and print the maximal set found. */
+static int optimize(const char *name, const opts_t *o)
+{
+    const vc_client_t *cl[32];
+    int ncl = optimize_clients(name, cl);
+    if (ncl == 0) {
+        fprintf(stderr, "clof-verify: --optimize: no client named '%s'; "
+                        "known locks:\n ", name);
+        for (int i = 0; i < nall; i++)
+            if (!*all[i]->expect)
+                fprintf(stderr, " %s", all[i]->name);
+        fprintf(stderr, "\n");
+        return 2;
+    }
+    /* the lock's own header files: those of the first client's sites */
+    char files[8][64];
+    int nfiles = 0;
+    nog = 0;
+    double t0 = now_wall();
+    for (int i = 0; i < ncl; i++) {
+        FILE *sink = fopen("/dev/null", "w");
+        int ng = collect_groups(cl[i], VC_C11, o, sink, false);
+        fclose(sink);
+        if (ng < 0)
+            return 1;
+        for (int j = 0; j < ng; j++) {
+            group_t *g = &groups[j];
+            if (strstr(g->where, "(shared helper)") || strchr(g->where, '/') == NULL)
+                continue;
+            char f[64];
+            where_file(g->where, f, sizeof f);
+            int k;
+            if (i == 0) {
+                for (k = 0; k < nfiles; k++)
+                    if (!strcmp(files[k], f))
+                        break;
+                if (k == nfiles && nfiles < 8)
+                    snprintf(files[nfiles++], sizeof files[0], "%s", f);
+            }
+            for (k = 0; k < nfiles; k++)
+                if (!strcmp(files[k], f))
+                    break;
+            if (k == nfiles)
+                continue; /* another lock's header (the composition's high
+                             lock, compose.h) */
+            for (k = 0; k < nog; k++)
+                if (!strcmp(og[k].where, g->where) && og[k].kind == g->kind &&
+                    og[k].mo == g->mo)
+                    break;
+            if (k == nog) {
+                if (nog == 128)
+                    continue;
+                memset(&og[nog], 0, sizeof og[nog]);
+                copy_str(og[nog].where, sizeof og[nog].where, g->where);
+                og[nog].kind = g->kind;
+                og[nog].mo = og[nog].cur = g->mo;
+                nog++;
+            }
+            for (int a = 0; a < g->naddr && og[k].naddr < 64; a++)
+                og[k].addr[og[k].naddr++] = g->addr[a];
+        }
+    }
+    printf("optimize %s: %d orders in", name, nog);
+    for (int k = 0; k < nfiles; k++)
+        printf(" %s", files[k]);
+    printf("; clients (C11, %s):", o->full ? "no bound" : "quick: each "
+                                                           "client's bound");
+    for (int i = 0; i < ncl; i++)
+        printf(" %s", cl[i]->name);
+    printf("\n");
+    long runs = 0;
+    for (int j = 0; j < nog; j++) {
+        for (;;) {
+            int w = weaken(og[j].kind, og[j].cur);
+            if (w < 0)
+                break;
+            int before = og[j].cur;
+            og[j].cur = w;
+            const char *failed = NULL;
+            char prop[64] = "";
+            if (optimize_ok(cl, ncl, o, &runs, &failed, prop, sizeof prop)) {
+                if (w == VC_NOMO)
+                    break;
+                continue;
+            }
+            og[j].cur = before;
+            if (o->verbose)
+                printf("  kept %s %s %s (-> %s fails %s: %s)\n",
+                       og[j].where, vc_kind_name(og[j].kind),
+                       vc_mo_name(before),
+                       w == VC_NOMO ? "removed" : vc_mo_name(w), failed,
+                       prop);
+            break;
+        }
+    }
+    int nweak = 0;
+    for (int j = 0; j < nog; j++) {
+        char file[1024];
+        copy_str(file, sizeof file, og[j].where);
+        char *sp = strchr(file, ' ');
+        const char *fn = sp ? sp + 1 : "";
+        if (sp)
+            *sp = 0;
+        if (og[j].cur != og[j].mo) {
+            nweak++;
+            printf("include/clof/%s: %s %s -> %s  (%s)\n", file,
+                   vc_kind_name(og[j].kind), vc_mo_name(og[j].mo),
+                   og[j].cur == VC_NOMO ? "removed" : vc_mo_name(og[j].cur),
+                   fn);
+        } else if (o->verbose) {
+            printf("include/clof/%s: %s %s (needed)  (%s)\n", file,
+                   vc_kind_name(og[j].kind), vc_mo_name(og[j].mo), fn);
+        }
+    }
+    printf("optimize %s: %d of %d orders weakened together, every client "
+           "verifies with all of them (%ld runs, %.1f s)\n",
+           name, nweak, nog, runs, now_wall() - t0);
+    return 0;
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(int argc, char **argv)
@@ -627,6 +850,7 @@ int main(int argc, char **argv)
     int mmask = 7;
     opts_t o = {-2, false, 0, 0, 0, false, false};
     bool do_self = false, do_list = false, do_mut = false, check_exp = false;
+    const char *opt_lock = NULL;
     const char *bug = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -678,6 +902,9 @@ int main(int argc, char **argv)
             do_self = true;
         } else if (!strcmp(a, "--mutate")) {
             do_mut = true;
+        } else if (!strcmp(a, "--optimize")) {
+            NEED();
+            opt_lock = v;
         } else if (!strcmp(a, "--bug")) {
             NEED();
             bug = v;
@@ -708,6 +935,8 @@ int main(int argc, char **argv)
         return selftest(mmask, o.verbose, o.markdown);
     if (bug)
         return run_bug(bug, mmask, &o);
+    if (opt_lock)
+        return optimize(opt_lock, &o);
 
     /* the selection */
     const vc_client_t *run[MAXSEL];

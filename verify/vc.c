@@ -477,7 +477,7 @@ static int site_mo(const void *site, int kind, int mo, const void *addr)
     if (m) {
         for (int i = 0; i < m->nsites; i++)
             if (m->sites[i] == site)
-                return m->mo;
+                return m->site_mos ? m->site_mos[i] : m->mo;
         if (m->nsites == 0 && m->loc_match && kind == m->kind &&
             mo == m->from_mo && addr) {
             char nb[64];

@@ -132,6 +132,7 @@ typedef struct vc_mutation {
     const char *loc_match;
     int kind;
     int from_mo;
+    const int *site_mos; /* non-NULL: site i gets order site_mos[i] */
 } vc_mutation_t;
 
 /* A call site seen during an exploration (for the mutation tool). */
