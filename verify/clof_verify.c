@@ -62,9 +62,9 @@ static void usage(FILE *o)
             "       clof-verify --optimize LOCK [--full] [-v]\n"
             "       clof-verify --bug NAME [--model M]\n"
             "       clof-verify --list\n"
-            "NAME: a client name, a family (basic, numa, clof, regression, deep),\n"
-            "a shell pattern (\"clof.*\"), or all (default: every client that\n"
-            "must verify).  --quick (default): each client's preemption bound\n"
+            "NAME: a client name, a family (basic, numa, clof, regression, deep,\n"
+            "plain), a shell pattern (\"clof.*\"), or all (default: every client\n"
+            "that must verify).  --quick (default): each client's preemption bound\n"
             "(2); --full: exhaustive (no bound).\n");
 }
 
@@ -960,7 +960,7 @@ int main(int argc, char **argv)
                     sel[s]);
             for (int i = 0; i < nall; i++)
                 fprintf(stderr, " %s", all[i]->name);
-            fprintf(stderr, "\n  families: basic numa clof regression; "
+            fprintf(stderr, "\n  families: basic numa clof regression plain; "
                             "'all'; shell patterns\n");
             return 2;
         }
