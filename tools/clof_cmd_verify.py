@@ -2,8 +2,10 @@
 
     clof verify [--lock NAME]... [--model sc|tso|c11|all] [--quick|--full]
                 [--bound K] [--max-execs N] [--time-limit S] [--markdown] [-v]
-    clof verify --selftest            the checker's own litmus suite
+    clof verify --selftest [--markdown]  the checker's own litmus suite and
+                                      the litmus catalogue
     clof verify --mutate [--lock NAME]... [--model M] [--markdown]
+    clof verify --optimize LOCK       the weakest orders that verify together
     clof verify --bug NAME            a named memory-order bug (must be caught)
     clof verify --list                the checked locks and the named bugs
 

@@ -773,6 +773,31 @@ static int optimize(const char *name, const opts_t *o)
             for (int a = 0; a < g->naddr && og[k].naddr < 64; a++)
                 og[k].addr[og[k].naddr++] = g->addr[a];
         }
+        if (i == 0) {
+            /* a header of another lock (lock/X.h, as ticket.h in a cohort
+             * lock): X's own clients must verify with its weakened orders
+             * too */
+            for (int k = 0; k < nfiles; k++) {
+                const char *b = strrchr(files[k], '/');
+                char other[64];
+                copy_str(other, sizeof other, b ? b + 1 : files[k]);
+                char *dot = strrchr(other, '.');
+                if (dot)
+                    *dot = 0;
+                if (!strcmp(other, name))
+                    continue;
+                const vc_client_t *more[32];
+                int nm = optimize_clients(other, more);
+                for (int m = 0; m < nm && ncl < 32; m++) {
+                    int d;
+                    for (d = 0; d < ncl; d++)
+                        if (cl[d] == more[m])
+                            break;
+                    if (d == ncl)
+                        cl[ncl++] = more[m];
+                }
+            }
+        }
     }
     printf("optimize %s: %d orders in", name, nog);
     for (int k = 0; k < nfiles; k++)

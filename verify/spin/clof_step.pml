@@ -25,6 +25,22 @@
  * must fail.  -DUNBOUNDED passes inside the cohort whenever someone waits
  * there (no threshold): starvation freedom must fail.
  *
+ * -DFAST adds the compositions' fast word above the system level (clof.md,
+ * "fast path"; compose.h): HELD | TOPWAIT.  An arrival first tries
+ * fast == 0 -> HELD and skips the tree; whoever acquires the top lock then
+ * takes HELD (when clear) or sets TOPWAIT and waits for the fast owner to
+ * leave; a cohort that passes the lock keeps HELD; the tree owner clears
+ * HELD before it releases the top lock; a fast owner clears HELD only.
+ * Bounded bypass: from the moment the top lock's owner finds HELD taken
+ * (and sets TOPWAIT) until it holds HELD, at most BYPASS_K (1) fast
+ * critical sections end (nbypass, asserted at every fast release).
+ * -DNOTOPWAIT is the broken variant (the waiting system-level owner does
+ * not set TOPWAIT): the bound must fail.  -DCOUNT_FROM_TOP counts from the
+ * moment it acquires the top lock instead: the bound fails too -- between
+ * that acquisition and its first look at the fast word, any number of fast
+ * sections may pass under an unfair scheduler (weak fairness still gives
+ * starvation freedom).
+ *
  * Machines: DEPTH 2: cohorts 0 {P0, P1} and 1 {P2} under the top lock.
  *           DEPTH 3: leaves 0 {P0, P1}, 1 {P2} under middle 3; leaf 2 {P3}
  *           under middle 4; both middles under the top lock.
@@ -57,6 +73,12 @@ byte lowowner[NL] = NONE;
 bool ctxbusy[NL];
 byte ncs;
 bool trying[NT], incs[NT];
+#define HELD 1
+#define TOPWAIT 2
+#define BYPASS_K 1
+byte fast;          /* the fast word */
+bool topwaiting;    /* the top lock's owner waits for HELD */
+byte nbypass;       /* fast critical sections ended while it waits */
 
 inline lk_acquire(l) {
     q[l]!_pid;
@@ -75,14 +97,48 @@ active [NT] proctype T()
 {
     byte l, s, sp;
     byte stk[DEPTH];
+    bool isfast;
     do
     ::  /* ---- acquire ---- */
         trying[_pid] = true;
         l = LEAF(_pid);
+        isfast = false;
+#ifdef FAST
+        if
+        :: atomic { fast == 0 -> fast = HELD; isfast = true }
+        :: else -> skip
+        fi;
+#endif
         do
-        :: lk_acquire(l);
+        :: isfast -> break
+        :: !isfast && l == TOP ->
+           q[TOP]!_pid;
+#ifdef COUNT_FROM_TOP
+           atomic { q[TOP]?[eval(_pid)] -> topwaiting = true; nbypass = 0 };
+#else
+           q[TOP]?[eval(_pid)];
+#endif
+#ifdef FAST
            if
-           :: l == TOP -> break
+           :: atomic { (fast & HELD) == 0 -> fast = HELD; topwaiting = false }
+           :: atomic { (fast & HELD) != 0 ->
+#ifndef NOTOPWAIT
+                  fast = fast | TOPWAIT;
+#endif
+#ifndef COUNT_FROM_TOP
+                  nbypass = 0;
+#endif
+                  topwaiting = true
+              };
+              atomic { (fast & HELD) == 0 -> fast = HELD; topwaiting = false }
+           fi;
+#else
+           topwaiting = false;
+#endif
+           break
+        :: !isfast && l != TOP ->
+           lk_acquire(l);
+           if
            :: else ->
               lowowner[l] = _pid;
               if
@@ -111,10 +167,23 @@ active [NT] proctype T()
         incs[_pid] = false;
         trying[_pid] = false;
         /* ---- release ---- */
+        if
+        :: isfast ->
+           atomic {
+               if
+               :: topwaiting -> nbypass++
+               :: else -> skip
+               fi;
+               fast = fast - HELD
+           };
+           assert(nbypass <= BYPASS_K);
+           goto released
+        :: else -> skip
+        fi;
         l = LEAF(_pid);
         sp = 0;
         do
-        :: l == TOP -> lk_release(TOP); break
+        :: l == TOP -> fast = 0; lk_release(TOP); break
         :: else ->
            if
 #ifdef UNBOUNDED
@@ -147,7 +216,9 @@ active [NT] proctype T()
            lk_release(s);
 #endif
         :: else -> break
-        od
+        od;
+released:
+        skip
     od
 }
 

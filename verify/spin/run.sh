@@ -9,9 +9,14 @@
 # quick (CI): depth 2: mutual exclusion + context invariant (safety), and
 #   starvation freedom of every process under weak fairness; the swapped
 #   release order at depths 2 and 3 (must fail: context invariant); an
-#   unbounded keep_local at depth 2 (must fail: starvation).
+#   unbounded keep_local at depth 2 (must fail: starvation); the fast word
+#   (-DFAST) at depth 2: safety and bounded bypass (at most one fast
+#   critical section while the top lock's owner waits for HELD), and the
+#   two variants that must break the bound (no TOPWAIT; counting from the
+#   top lock's acquisition).
 # full: also depth 3 (4 processes), safety and starvation freedom (about
-#   1 GB of memory and several minutes per run).
+#   1 GB of memory and several minutes per run), and with the fast word
+#   starvation freedom at depth 2 and safety + bypass at depth 3.
 # Exit 0 when every verdict is the expected one.
 set -euo pipefail
 mode=${1:---quick}
@@ -58,7 +63,12 @@ for p in 0 1 2; do run "starvation freedom P$p (weak fair)" ok 2 "" -a -f -N s$p
 run "swapped release order" fail 2 "-DSWAPPED"
 run "swapped release order" fail 3 "-DSWAPPED"
 run "unbounded keep_local, P2" fail 2 "-DUNBOUNDED" -a -f -N s2
+run "fast word: safety, bypass <= 1" ok 2 "-DFAST"
+run "fast word without TOPWAIT" fail 2 "-DFAST -DNOTOPWAIT"
+run "fast word, bypass from top acq." fail 2 "-DFAST -DCOUNT_FROM_TOP"
 if [ "$mode" = --full ]; then
+  for p in 0 1 2; do run "fast word: starvation freedom P$p" ok 2 "-DFAST" -a -f -N s$p; done
+  run "fast word: safety, bypass <= 1" ok 3 "-DFAST"
   run "safety (mutex, context inv.)" ok 3 ""
   for p in 0 1 2 3; do run "starvation freedom P$p (weak fair)" ok 3 "" -a -f -N s$p; done
 fi
