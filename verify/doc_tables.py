@@ -66,6 +66,10 @@ def main():
                   "at a time (seq_cst -> acq_rel/acq/rel -> rlx; a fence removed) until a "
                   "property fails.\n" % (m.group(1), m.group(2)))
         print("\n".join(l for l in text.splitlines() if l.startswith("|")))
+    lpath = os.path.join(d, "litmus.md")
+    if os.path.exists(lpath):
+        print("\n### The litmus catalogue\n")
+        print(open(lpath).read().rstrip())
 
 
 main()

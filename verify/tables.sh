@@ -4,12 +4,14 @@
 #   verify/tables.sh [BUILD_DIR] [FULL_LIMIT_S]
 #
 # Writes results/verify-<date>/: machine.txt (where and when), selftest.txt,
+# litmus.md (the litmus catalogue table: clof-verify --selftest --markdown),
 # quick.md (every client x model, quick mode, the CI configuration),
 # full.md (no preemption bound, FULL_LIMIT_S seconds per run, default 60:
 # "exhaustive" or "stopped by a limit" says which), mutation.md (C11,
 # every order of the basic locks and HMCS weakened one at a time),
-# bugs.txt (the named memory-order bugs) and spin.txt (the Promela model,
-# full mode).  Times are single-threaded wall times of clof-verify.
+# bugs.txt (the named memory-order bugs), optimize.txt (clof-verify
+# --optimize for every basic lock, CNA, HMCS and the cohort locks) and
+# spin.txt (the Promela model, full mode).  Times are single-threaded wall times of clof-verify.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -26,12 +28,18 @@ mkdir -p "$out"
   echo "full-mode time limit per run: ${limit} s"
 } > "$out/machine.txt"
 "$v" --selftest > "$out/selftest.txt"
+"$v" --selftest --markdown > "$out/litmus.md" || true
 "$v" --lock all --markdown > "$out/quick.md" 2>/dev/null || true
-for b in hmcs-status-acquire mcs-handoff-release ticket-release-rlx; do
+for b in hmcs-status-acquire mcs-handoff-release ticket-release-rlx \
+         acohort-fast-take-acquire mcs-link-relaxed; do
   "$v" --bug "$b" 2>/dev/null | grep '^bug '
 done > "$out/bugs.txt" || true
 "$v" --mutate --lock basic --lock hmcs3 --model c11 --markdown > "$out/mutation.md" || true
 "$v" --lock all --full --time-limit "$limit" --markdown > "$out/full.md" 2>/dev/null || true
+for l in tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr cna hmcs3 \
+         c-bo-mcs c-tkt-tkt c-ptl-tkt; do
+  "$v" --optimize "$l" -v
+done > "$out/optimize.txt" 2>&1 || true
 "$root/verify/spin/run.sh" --full > "$out/spin.txt" 2>&1 || true
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 

@@ -16,7 +16,8 @@
 #   top lock's acquisition).
 # full: also depth 3 (4 processes), safety and starvation freedom (about
 #   1 GB of memory and several minutes per run), and with the fast word
-#   starvation freedom at depth 2 and safety + bypass at depth 3.
+#   starvation freedom at depth 2 (depth 3 with the fast word exceeds
+#   2 GB: not run).
 # Exit 0 when every verdict is the expected one.
 set -euo pipefail
 mode=${1:---quick}
@@ -68,7 +69,6 @@ run "fast word without TOPWAIT" fail 2 "-DFAST -DNOTOPWAIT"
 run "fast word, bypass from top acq." fail 2 "-DFAST -DCOUNT_FROM_TOP"
 if [ "$mode" = --full ]; then
   for p in 0 1 2; do run "fast word: starvation freedom P$p" ok 2 "-DFAST" -a -f -N s$p; done
-  run "fast word: safety, bypass <= 1" ok 3 "-DFAST"
   run "safety (mutex, context inv.)" ok 3 ""
   for p in 0 1 2 3; do run "starvation freedom P$p (weak fair)" ok 3 "" -a -f -N s$p; done
 fi
