@@ -644,7 +644,7 @@ static uint32_t cat_exec(const cat_ins_t *in)
 
 static void cat_thread(void *arg, int t)
 {
-    const cat_prog_t *p = arg;
+    const cat_prog_t *p = (const cat_prog_t *)arg;
     for (int i = 0; i < p->nins[t]; i++) {
         const cat_ins_t *in = &p->ins[t][i];
         uint32_t r = cat_exec(in);
@@ -655,7 +655,7 @@ static void cat_thread(void *arg, int t)
 
 static void cat_final(void *arg)
 {
-    const cat_prog_t *p = arg;
+    const cat_prog_t *p = (const cat_prog_t *)arg;
     for (int i = 0; i < p->ncond; i++) {
         uint32_t v = p->cond[i].reg >= 0
                          ? cat_reg[p->cond[i].reg & 7]

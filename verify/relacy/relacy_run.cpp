@@ -368,6 +368,12 @@ static void collect_litmus(void)
         c.final = p.final;
         c.resume = p.resume;
         c.expect = vc_litmus[i].expect[VC_C11];
+        /* 2+2W needs a store placed before an older one in modification
+         * order: vc explores that (free mo), Relacy appends every store to
+         * the end of its history and cannot show it (a known limit of the
+         * cross-check, docs/verification.md) */
+        if (!strcmp(vc_litmus[i].name, "2+2w"))
+            c.expect = "";
         c.quick_bound = -1;
         lit[i] = c;
     }
