@@ -50,7 +50,8 @@ static void usage(FILE *o)
             "       clof-verify --mutate [--lock NAME]... [--model M]\n"
             "       clof-verify --bug NAME [--model M]\n"
             "       clof-verify --list\n"
-            "NAME: a client name, a family (basic, numa, clof, regression, deep),\n"
+            "NAME: a client name, a family (basic, numa, clof, regression,\n"
+            "      hmcs-variants, deep),\n"
             "a shell pattern (\"clof.*\"), or all (default: every client that\n"
             "must verify).  --quick (default): each client's preemption bound\n"
             "(2); --full: exhaustive (no bound).\n");
@@ -520,6 +521,9 @@ int main(int argc, char **argv)
 #if !defined(VC_PARK_MODE)
     collect(vc_clients_hmcs);
     collect(vc_clients_hmcs_fast);
+    collect(vc_clients_hmcs_sc);
+    collect(vc_clients_hmcs_fences);
+    collect(vc_clients_hmcs_amo);
     collect(vc_clients_numa);
     collect(vc_clients_timed);
     collect(vc_clients_swapped);
