@@ -60,11 +60,16 @@
  *                     acquisition ends (line 10) or after a status wait
  *                     that goes up a level (36), F_rel at the start of the
  *                     release (44) and before each lower level's hand-over
- *                     (70, 82), F_acq after reading next (51, 75).  One
- *                     addition: F_acq after the wait for next at line 57
- *                     (on Arm the address dependency to the status store
- *                     orders it; C11 has no dependency ordering, and the
- *                     checker finds the lost hand-over without it).
+ *                     (70, 82), F_acq after reading next (51, 75).  As
+ *                     in Fig. 2 no fence follows the wait for next at
+ *                     line 57: on Arm (and IMM) the address dependency
+ *                     from that read to the status store orders them.  C11
+ *                     has no dependency ordering: there the store could
+ *                     come before the successor's initialisation of its
+ *                     status in modification order (an "S" shape), which
+ *                     clof verify cannot show (it puts every store last in
+ *                     modification order, docs/verification.md); the
+ *                     default variant has no such gap.
  *   CLOF_HMCS_AMO     hmcs-amo: "implicit" with Table 1's LSE row: SWAP at
  *                     the root release + F_acq, SWAP below the root
  *                     release, CAS release.
@@ -307,7 +312,6 @@ CLOF_SLOW void clof_hmcs_release_helper_(clof_hmcs_hnode_t *L,
             return;
         succ = CLOF_HMCS_OP_(clof_atomicptr_await_neq, LOAD)(
             &I->next, (clof_hmcs_qnode_t *)NULL); /* line 57 */
-        CLOF_HMCS_F_ACQ_(); /* (not in Fig. 2: see "Barrier variants") */
     }
     CLOF_HMCS_OP_(clof_atomic64_write_wake, WAKE)(&succ->status, st);
 }
