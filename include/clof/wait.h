@@ -9,8 +9,8 @@
  * header, or use the CMake option CLOF_WAIT_POLICY):
  *
  *   spin-park (default, CLOF_WAIT_SPIN_PARK)
- *       spin up to CLOF_WAIT_SPINS steps (pause; on Armv8 ISB, YIELD or
- *       WFE on the awaited line, clof_spin_on_*) (an adaptive, per-thread
+ *       spin up to CLOF_WAIT_SPINS steps (pause; on Armv8 ISB or YIELD,
+ *       clof_spin_on_*) (an adaptive, per-thread
  *       budget, see clof_wait_spins_), then sched_yield CLOF_WAIT_YIELDS
  *       times, then park on a futex until the awaited word changes (or, for
  *       await_eq, until it is written with the awaited value).  After a
@@ -155,10 +155,10 @@ static inline bool clof_deadline_passed(uint64_t deadline_ns)
 
 /* One busy-waiting step on the word at p, last seen holding `seen` (the
  * spin phase of every policy).  A backend may wait on the word itself
- * (CLOF_BE_HAS_SPIN_ON, clof_be_spin_on_*: native aarch64 with
- * CLOF_ARM_SPIN_WFE sleeps in WFE until the line is written, as Linux's
- * smp_cond_load_acquire does); otherwise one pause (native.h: x86 PAUSE,
- * aarch64 ISB or YIELD).  May return early; the caller re-reads. */
+ * (CLOF_BE_HAS_SPIN_ON, clof_be_spin_on_*: e.g. an Armv8 WFE on the line's
+ * exclusive monitor, as Linux's smp_cond_load_acquire does; none does
+ * yet); otherwise one pause (native.h: x86 PAUSE, aarch64 ISB or YIELD).
+ * May return early; the caller re-reads. */
 #if defined(CLOF_BE_HAS_SPIN_ON)
 #define clof_spin_on_u32(p, seen) clof_be_spin_on_u32(p, seen)
 #define clof_spin_on_u64(p, seen) clof_be_spin_on_u64(p, seen)

@@ -703,7 +703,7 @@ static void t_threads_10k(void)
     for (int k = 0; k < 3; k++)
         EQ(life_count[k], 3L * TOTAL);
     clof_preload_info_t i = info();
-    CHECK(i.threads_seen >= TOTAL, "only %llu threads seen", (unsigned long long)i.threads_seen);
+    CHECK(i.threads_seen >= (uint64_t)TOTAL, "only %llu threads seen", (unsigned long long)i.threads_seen);
     /* contexts are recycled: bounded by the threads alive at once */
     CHECK(i.boxes <= 4 * WAVE + 64, "%llu contexts for %d threads alive at a time",
           (unsigned long long)i.boxes, WAVE);

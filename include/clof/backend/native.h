@@ -111,31 +111,22 @@ static inline void clof_be_fence(int mo)
 
 /* ---- waiting primitives (used only by wait.h) ---- */
 
-/* Armv8's busy-waiting (docs/arm.md, "Waiting"): define one of
+/* Armv8's busy-waiting (docs/arm.md, "Waiting on Arm"): define one of
  *   CLOF_ARM_SPIN_ISB    (default) a spin step is an ISB: it stalls until
  *                        the pipeline drains, tens of cycles, the nearest
  *                        thing to x86's PAUSE (Rust's spin_loop hint and
  *                        OpenJDK's SpinPause made the same choice);
  *   CLOF_ARM_SPIN_YIELD  YIELD, a hint for SMT cores that most Arm cores
- *                        execute as a NOP;
- *   CLOF_ARM_SPIN_WFE    a spin step on a word waits for an event: LDXR
- *                        arms the exclusive monitor on the line, and if the
- *                        word still holds what the waiter saw, WFE sleeps
- *                        until the line is written by another cpu (the
- *                        monitor's loss is an event), an interrupt, or the
- *                        kernel's event stream -- Linux's __cmpwait behind
- *                        smp_cond_load_acquire on arm64.  Other pauses
- *                        (backoff) stay ISB.
- * The CMake option CLOF_AARCH64_SPIN (isb, yield, wfe) sets one. */
+ *                        execute as a NOP.
+ * The CMake option CLOF_AARCH64_SPIN (isb, yield) sets one.  A spin step
+ * on the awaited line with WFE (wait.h, CLOF_BE_HAS_SPIN_ON) is not here
+ * yet: docs/arm.md says why. */
 #if defined(__aarch64__)
-#if !defined(CLOF_ARM_SPIN_ISB) && !defined(CLOF_ARM_SPIN_YIELD) &&            \
-    !defined(CLOF_ARM_SPIN_WFE)
+#if !defined(CLOF_ARM_SPIN_ISB) && !defined(CLOF_ARM_SPIN_YIELD)
 #define CLOF_ARM_SPIN_ISB 1
 #endif
 #if defined(CLOF_ARM_SPIN_YIELD)
 #define CLOF_BE_PAUSE_NAME "yield"
-#elif defined(CLOF_ARM_SPIN_WFE)
-#define CLOF_BE_PAUSE_NAME "wfe"
 #else
 #define CLOF_BE_PAUSE_NAME "isb"
 #endif
@@ -159,37 +150,6 @@ static inline void clof_be_pause(void)
 #endif
 }
 
-#if defined(__aarch64__) && defined(CLOF_ARM_SPIN_WFE)
-/* One waiting step on the word at p while it may still hold `seen` (wait.h,
- * clof_spin_on_*).  SEVL+WFE first consumes any stale event, so the second
- * WFE sleeps unless the line is written after the LDXR that read `seen`
- * (no lost wake-up: a write before the LDXR shows in the value read).  The
- * caller re-reads the word with its own memory order. */
-#define CLOF_BE_HAS_SPIN_ON 1
-#define CLOF_BE_SPIN_ON_(sfx, T, W)                                            \
-    static inline void clof_be_spin_on_##sfx(const T *p, T seen)              \
-    {                                                                          \
-        T tmp;                                                                 \
-        __asm__ __volatile__("sevl\n\t"                                        \
-                             "wfe\n\t"                                         \
-                             "ldxr %" W "[tmp], %[mem]\n\t"                     \
-                             "eor %" W "[tmp], %" W "[tmp], %" W "[seen]\n\t"    \
-                             "cbnz %" W "[tmp], 1f\n\t"                        \
-                             "wfe\n"                                           \
-                             "1:"                                              \
-                             : [tmp] "=&r"(tmp)                                \
-                             : [mem] "Q"(*p), [seen] "r"(seen)                 \
-                             : "memory");                                      \
-    }
-CLOF_BE_SPIN_ON_(u32, uint32_t, "w")
-CLOF_BE_SPIN_ON_(u64, uint64_t, "x")
-static inline void clof_be_spin_on_ptr(void *const *p, void *seen)
-{
-    clof_be_spin_on_u64((const uint64_t *)(const void *)p,
-                        (uint64_t)(uintptr_t)seen);
-}
-#undef CLOF_BE_SPIN_ON_
-#endif
 
 /* Give the cpu to another runnable thread. */
 static inline void clof_be_yield(void)

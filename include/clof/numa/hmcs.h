@@ -47,9 +47,10 @@
  *   CAS on tail seq_cst in the release helper.
  *
  * Barrier variants (the HMCS paper, §3 Fig. 2, §5 and Appendix B Table 1),
- * a compile-time choice for the whole translation unit; each is verified by
- * `clof verify --lock hmcs` (verify/clients_hmcs.c is compiled once per
- * variant) and its Armv8 instructions are checked (tests/arm):
+ * a compile-time choice for the whole translation unit; each is verified
+ * by `clof verify --lock hmcs-variants` (verify/clients_hmcs.c is compiled
+ * once per variant) and its Armv8 instructions are checked (tests/arm,
+ * bench/arm_disasm.py; docs/arm.md):
  *   (default) CLOF_HMCS_IMPLICIT  "implicit" = hmcs-vsync: the orders above.
  *   CLOF_HMCS_SC      hmcs-sc: every racy access seq_cst (Armv8: LDAR and
  *                     STLR; no fence).
