@@ -27,7 +27,7 @@ for a in "$@"; do
 done
 [ ${#flavours[@]} -gt 0 ] || flavours=(lse llsc)
 
-# The CI subset (127 tests a flavour, see docs/arm.md): the lock tests of
+# The CI subset (123 tests a flavour, see docs/arm.md): the lock tests of
 # every basic lock at 1 and 4 threads, try and fifo (spin-park and spin),
 # the waiting-policy and C++ tests, HMCS, CNA, a cohort lock, a 3-level
 # composition and an abortable lock, the topology tests, five asl tests,
