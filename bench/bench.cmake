@@ -4,9 +4,18 @@
 # Both share the lock table of bench_locks.h (clof basic locks + the glibc
 # and Concurrency Kit peers, ck_spinlock.h from libck-dev).
 find_package(Threads REQUIRED)
-find_path(CLOF_CK_INCLUDE_DIR ck_spinlock.h)
-if(NOT CLOF_CK_INCLUDE_DIR)
-  message(FATAL_ERROR "ck_spinlock.h not found: install libck-dev (scripts/deps.sh)")
+# Cross-compiling, the peers are left out (-DCLOF_BENCH_NO_CK): Debian's
+# libck-dev is the host's.
+set(CLOF_BENCH_CK_DEFS "")
+if(CMAKE_CROSSCOMPILING)
+  set(CLOF_BENCH_CK_DEFS CLOF_BENCH_NO_CK=1)
+  set(CLOF_CK_INCLUDE_DIR "")
+  clof_cross_skip("the Concurrency Kit peers of clof-bench (ck-mcs, ck-clh, ck-ticket, ck-fas)")
+else()
+  find_path(CLOF_CK_INCLUDE_DIR ck_spinlock.h)
+  if(NOT CLOF_CK_INCLUDE_DIR)
+    message(FATAL_ERROR "ck_spinlock.h not found: install libck-dev (scripts/deps.sh)")
+  endif()
 endif()
 # Every CLoF composition of {tkt, mcs, clh, hem} over 2..4 levels (336),
 # generated into the build tree.
@@ -22,7 +31,10 @@ foreach(pair "clof-bench:clof_bench.c" "clof-uncontended:uncontended.c")
   list(GET pair 0 target)
   list(GET pair 1 src)
   add_executable(${target} ${CMAKE_CURRENT_LIST_DIR}/${src})
-  target_include_directories(${target} SYSTEM PRIVATE ${CLOF_CK_INCLUDE_DIR})
+  if(CLOF_CK_INCLUDE_DIR)
+    target_include_directories(${target} SYSTEM PRIVATE ${CLOF_CK_INCLUDE_DIR})
+  endif()
+  target_compile_definitions(${target} PRIVATE ${CLOF_BENCH_CK_DEFS})
   target_link_libraries(${target} PRIVATE clof_static Threads::Threads m)
   target_include_directories(${target} PRIVATE ${CLOF_BENCH_GEN})
   add_dependencies(${target} clof_bench_compositions)

@@ -55,7 +55,9 @@
 #include <clof/lock/list.h>
 #include <clof/wait.h>
 
+#if !defined(CLOF_BENCH_NO_CK)
 #include <ck_spinlock.h>
+#endif
 
 #define BENCH_CACHELINE 64
 #define BENCH_ALIGNED __attribute__((aligned(2 * BENCH_CACHELINE)))
@@ -121,6 +123,9 @@ static inline void bl_pthread_release(bl_pthread_lock_t *l,
     pthread_mutex_unlock(&l->m);
 }
 
+/* The Concurrency Kit peers: left out with -DCLOF_BENCH_NO_CK (bench.cmake
+ * does so where libck-dev has no build for the target, e.g. a cross build). */
+#if !defined(CLOF_BENCH_NO_CK)
 /* ---- ck-mcs ------------------------------------------------------------- */
 
 typedef struct {
@@ -250,6 +255,8 @@ static inline void bl_ck_fas_release(bl_ck_fas_lock_t *l, bl_ck_fas_ctx_t *c)
     ck_spinlock_fas_unlock(&l->f);
 }
 
+#endif /* !CLOF_BENCH_NO_CK */
+
 /* ---- the list ------------------------------------------------------------ */
 
 /* ---- CLoF compositions (generated: bench/gen_compositions.py) ---------- */
@@ -347,12 +354,16 @@ static inline void bl_cna_release(bl_cna_lock_t *l, bl_cna_ctx_t *c)
 /* BENCH_LOCKS(X): X(id, ID) for every lock, the clof basic locks first (the
  * two-argument form is CLOF_BASIC_LOCKS's; benchmarks use only id), then the
  * peers, then the CLoF compositions. */
-#define BENCH_PEER_LOCKS(X)                                                    \
-    X(pthread, PTHREAD)                                                        \
+#if !defined(CLOF_BENCH_NO_CK)
+#define BENCH_CK_LOCKS(X)                                                      \
     X(ck_mcs, CK_MCS)                                                          \
     X(ck_clh, CK_CLH)                                                          \
     X(ck_ticket, CK_TICKET)                                                    \
     X(ck_fas, CK_FAS)
+#else
+#define BENCH_CK_LOCKS(X)
+#endif
+#define BENCH_PEER_LOCKS(X) X(pthread, PTHREAD) BENCH_CK_LOCKS(X)
 #define BENCH_LOCKS(X)                                                         \
     CLOF_BASIC_LOCKS(X) BENCH_PEER_LOCKS(X) BENCH_NUMA_LOCKS(X)                \
         BENCH_COMPOSED_LOCKS(X)

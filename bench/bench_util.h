@@ -40,7 +40,7 @@ static inline uint64_t bench_ticks(void)
 #define BENCH_TICKS_SOURCE "clock_monotonic"
 #endif
 
-static double bench_ticks_per_ns = 1.0;
+static double bench_ticks_per_ns __attribute__((unused)) = 1.0;
 
 /* Ticks per ns against CLOCK_MONOTONIC over about `ms` milliseconds. */
 static inline void bench_ticks_calibrate(double ms)

@@ -1132,6 +1132,26 @@ static int bench_exec_sim(char **argv)
     snprintf(path, sizeof path, "%s/clof-bench-sim", self);
     argv[0] = path;
     execv(path, argv);
+    /* Under a user-mode emulator without binfmt_misc (a cross build run
+     * with qemu-aarch64, docs/arm.md) the target program cannot be exec'd:
+     * CLOF_EMULATOR names the emulator's command (words separated by
+     * spaces), which runs it. */
+    const char *emu = getenv("CLOF_EMULATOR");
+    if (errno == ENOEXEC && emu != NULL && *emu != 0) {
+        static char words[1024];
+        int nw = 0, na = 0;
+        while (argv[na] != NULL)
+            na++;
+        char **av = calloc((size_t)na + 34, sizeof *av);
+        if (av != NULL) {
+            snprintf(words, sizeof words, "%s", emu);
+            for (char *w = strtok(words, " "); w != NULL && nw < 32; w = strtok(NULL, " "))
+                av[nw++] = w;
+            for (int i = 0; i <= na; i++)
+                av[nw + i] = argv[i];
+            execvp(av[0], av);
+        }
+    }
     fprintf(stderr,
             "clof-bench: --simulate needs the simulated build clof-bench-sim "
             "next to clof-bench (%s): %s\n",

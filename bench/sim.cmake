@@ -12,7 +12,10 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/verify/fiber.c AND EXISTS ${CMAKE_SOURCE_DIR}/veri
     CLOF_SIM_PROFILE_DIR="${CMAKE_SOURCE_DIR}/sim/profiles")
 
   add_executable(clof-bench-sim ${CMAKE_CURRENT_LIST_DIR}/clof_bench.c)
-  target_include_directories(clof-bench-sim SYSTEM PRIVATE ${CLOF_CK_INCLUDE_DIR})
+  if(CLOF_CK_INCLUDE_DIR)
+    target_include_directories(clof-bench-sim SYSTEM PRIVATE ${CLOF_CK_INCLUDE_DIR})
+  endif()
+  target_compile_definitions(clof-bench-sim PRIVATE ${CLOF_BENCH_CK_DEFS})
   target_include_directories(clof-bench-sim PRIVATE ${CLOF_BENCH_GEN})
   target_compile_definitions(clof-bench-sim PRIVATE CLOF_BENCH_SIM=1
     CLOF_BACKEND_HEADER="backend_sim.h")

@@ -21,7 +21,8 @@
 
 typedef struct vc_client {
     const char *name;   /* "mcs", "hmcs3", "clof.mcs+ticket", ... */
-    const char *family; /* basic, numa, clof, regression, deep (not in CI) */
+    const char *family; /* basic, numa, clof, regression, hmcs-variants,
+                           deep (not in CI) */
     const char *what;   /* one line */
     int nthreads;
     void (*setup)(void *arg);
@@ -39,6 +40,10 @@ extern const vc_client_t vc_clients_basic[];
 extern const vc_client_t vc_clients_numa[];
 extern const vc_client_t vc_clients_hmcs[];      /* the paper's HMCS */
 extern const vc_client_t vc_clients_hmcs_fast[]; /* with the fast path */
+/* the HMCS paper's barrier variants (numa/hmcs.h; the paper's lock) */
+extern const vc_client_t vc_clients_hmcs_sc[];
+extern const vc_client_t vc_clients_hmcs_fences[];
+extern const vc_client_t vc_clients_hmcs_amo[];
 extern const vc_client_t vc_clients_swapped[];
 extern const vc_client_t vc_clients_timed[];
 

@@ -13,7 +13,19 @@
  * 4), system; T0 cpu 0, T1 cpu 2, T2 cpu 4 (the paper's Fig. 6: T0 and T1
  * share the middle lock, T2 is alone).
  */
-#if !defined(VC_HMCS_FAST)
+#if defined(VC_HMCS_SFX)
+/* the HMCS paper's barrier variants (numa/hmcs.h), the paper's lock each:
+ * verify/CMakeLists.txt compiles this file once per variant with
+ * -DCLOF_HMCS_<V> -DVC_HMCS_SFX=_<v> -DVC_HMCS_NAME_SFX='".<v>"'
+ * (clients "hmcs3.<v>", "hmcs3.<v>.try", family hmcs-variants) */
+#define CLOF_COMPOSE_NO_FAST_PATH 1
+#define VC_HMCS_CAT2_(a, b) a##b
+#define VC_HMCS_CAT_(a, b) VC_HMCS_CAT2_(a, b)
+#define VC_HMCS_(x) VC_HMCS_CAT_(x, VC_HMCS_SFX)
+#define VC_HMCS_NAME_(s) s VC_HMCS_NAME_SFX
+#define VC_HMCS_WHAT_ "the paper's lock, barrier variant " CLOF_HMCS_VARIANT
+#define VC_HMCS_FAMILY_ "hmcs-variants"
+#elif !defined(VC_HMCS_FAST)
 #define CLOF_COMPOSE_NO_FAST_PATH 1
 #define VC_HMCS_(x) x
 #define VC_HMCS_NAME_(s) s
@@ -22,6 +34,9 @@
 #define VC_HMCS_(x) x##_fast
 #define VC_HMCS_NAME_(s) s ".fast"
 #define VC_HMCS_WHAT_ "with the fast path"
+#endif
+#if !defined(VC_HMCS_FAMILY_)
+#define VC_HMCS_FAMILY_ "numa"
 #endif
 #include "clients.h"
 
@@ -107,10 +122,10 @@ static void final4(void *arg)
 }
 
 const vc_client_t VC_HMCS_(vc_clients_hmcs)[] = {
-    {VC_HMCS_NAME_("hmcs3"), "numa",
+    {VC_HMCS_NAME_("hmcs3"), VC_HMCS_FAMILY_,
      "HMCS depth 3, the HMCS paper's client (Fig. 9), thresholds 2, " VC_HMCS_WHAT_,
      3, hmcs3_setup, hmcs3_thread, final4, resume_vcpu, "", 2},
-    {VC_HMCS_NAME_("hmcs3") ".try", "numa",
+    {VC_HMCS_NAME_("hmcs3") ".try", VC_HMCS_FAMILY_,
      "HMCS depth 3, T2 tries once first, " VC_HMCS_WHAT_, 3, hmcs3_setup,
      hmcs3_try_thread, final4, resume_vcpu, "", 2},
     {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0},

@@ -62,9 +62,10 @@ static void usage(FILE *o)
             "       clof-verify --optimize LOCK [--full] [-v]\n"
             "       clof-verify --bug NAME [--model M]\n"
             "       clof-verify --list\n"
-            "NAME: a client name, a family (basic, numa, clof, regression, deep,\n"
-            "plain), a shell pattern (\"clof.*\"), or all (default: every client\n"
-            "that must verify).  --quick (default): each client's preemption bound\n"
+            "NAME: a client name, a family (basic, numa, clof, regression,\n"
+            "hmcs-variants, deep, plain), a shell pattern (\"clof.*\"), or all\n"
+            "(default: every client that must verify).  --quick (default): each\n"
+            "client's preemption bound\n"
             "(2); --full: exhaustive (no bound).\n");
 }
 
@@ -865,6 +866,9 @@ int main(int argc, char **argv)
 #if !defined(VC_PARK_MODE)
     collect(vc_clients_hmcs);
     collect(vc_clients_hmcs_fast);
+    collect(vc_clients_hmcs_sc);
+    collect(vc_clients_hmcs_fences);
+    collect(vc_clients_hmcs_amo);
     collect(vc_clients_numa);
     collect(vc_clients_timed);
     collect(vc_clients_swapped);

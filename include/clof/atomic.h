@@ -398,6 +398,33 @@ static inline void clof_atomic64_write_wake(clof_atomic64_t *a, uint64_t v)
         clof_wake_value(&(a)->_v, (uintptr_t)v_);                              \
     } while (0)
 
+/* Waking writes with an explicit order, for locks whose orders are a
+ * compile-time choice (numa/hmcs.h's barrier variants): _sc is seq_cst
+ * always; _rlx is relaxed wherever no awaiter can be parked (the spin
+ * policy, a backend's own awaits: the caller orders it with fences) and
+ * the waking store's seq_cst under spin-park. */
+#define CLOF_WAKE_STORE_MO_RLX_ (CLOF_WAIT_CAN_PARK ? CLOF_WAKE_STORE_MO : CLOF_MO_RLX)
+static inline void clof_atomic64_write_wake_sc(clof_atomic64_t *a, uint64_t v)
+{
+    clof_be_store_u64(&a->_v, v, CLOF_MO_SEQ);
+    clof_wake_value(&a->_v, v);
+}
+static inline void clof_atomic64_write_wake_rlx(clof_atomic64_t *a, uint64_t v)
+{
+    clof_be_store_u64(&a->_v, v, CLOF_WAKE_STORE_MO_RLX_);
+    clof_wake_value(&a->_v, v);
+}
+#define clof_atomicptr_write_wake_mo_(a, v, mo)                                \
+    do {                                                                       \
+        void *v_ = (void *)CLOF_APTR_CHECK_(a, v);                             \
+        clof_be_store_ptr(CLOF_APTR_RAW_(a), v_, mo);                          \
+        clof_wake_value(&(a)->_v, (uintptr_t)v_);                              \
+    } while (0)
+#define clof_atomicptr_write_wake_sc(a, v)                                     \
+    clof_atomicptr_write_wake_mo_(a, v, CLOF_MO_SEQ)
+#define clof_atomicptr_write_wake_rlx(a, v)                                    \
+    clof_atomicptr_write_wake_mo_(a, v, CLOF_WAKE_STORE_MO_RLX_)
+
 /* Split waking writes, for locks that know from their own state whether
  * anyone can be waiting: store with the order waking needs (seq_cst under
  * spin-park), read the lock's own "someone may wait" state with seq_cst,

@@ -9,7 +9,8 @@
  * header, or use the CMake option CLOF_WAIT_POLICY):
  *
  *   spin-park (default, CLOF_WAIT_SPIN_PARK)
- *       spin up to CLOF_WAIT_SPINS times with pause (an adaptive, per-thread
+ *       spin up to CLOF_WAIT_SPINS steps (pause; on Armv8 ISB or YIELD,
+ *       clof_spin_on_*) (an adaptive, per-thread
  *       budget, see clof_wait_spins_), then sched_yield CLOF_WAIT_YIELDS
  *       times, then park on a futex until the awaited word changes (or, for
  *       await_eq, until it is written with the awaited value).  After a
@@ -152,6 +153,22 @@ static inline bool clof_deadline_passed(uint64_t deadline_ns)
     return deadline_ns != CLOF_DEADLINE_NONE && clof_be_now_ns() >= deadline_ns;
 }
 
+/* One busy-waiting step on the word at p, last seen holding `seen` (the
+ * spin phase of every policy).  A backend may wait on the word itself
+ * (CLOF_BE_HAS_SPIN_ON, clof_be_spin_on_*: e.g. an Armv8 WFE on the line's
+ * exclusive monitor, as Linux's smp_cond_load_acquire does; none does
+ * yet); otherwise one pause (native.h: x86 PAUSE, aarch64 ISB or YIELD).
+ * May return early; the caller re-reads. */
+#if defined(CLOF_BE_HAS_SPIN_ON)
+#define clof_spin_on_u32(p, seen) clof_be_spin_on_u32(p, seen)
+#define clof_spin_on_u64(p, seen) clof_be_spin_on_u64(p, seen)
+#define clof_spin_on_ptr(p, seen) clof_be_spin_on_ptr(p, seen)
+#else
+#define clof_spin_on_u32(p, seen) ((void)(p), (void)(seen), clof_be_pause())
+#define clof_spin_on_u64(p, seen) ((void)(p), (void)(seen), clof_be_pause())
+#define clof_spin_on_ptr(p, seen) ((void)(p), (void)(seen), clof_be_pause())
+#endif
+
 #if defined(CLOF_BE_HAS_AWAIT) || defined(CLOF_WAIT_SPIN)
 #define CLOF_WAIT_INIT {0, 0, 0, 0}
 #define clof_wait_end(w) ((void)(w))
@@ -188,9 +205,7 @@ static inline void clof_wait_change_ptr(clof_wait_t *w, void *const *p,
                                               T seen)                          \
     {                                                                          \
         (void)w;                                                               \
-        (void)p;                                                               \
-        (void)seen;                                                            \
-        clof_be_pause();                                                       \
+        clof_spin_on_##sfx(p, seen);                                           \
     }
 CLOF_WAIT_SPIN_ONLY_(u32, uint32_t)
 CLOF_WAIT_SPIN_ONLY_(u64, uint64_t)
@@ -198,9 +213,7 @@ static inline void clof_wait_change_ptr(clof_wait_t *w, void *const *p,
                                         void *seen)
 {
     (void)w;
-    (void)p;
-    (void)seen;
-    clof_be_pause();
+    clof_spin_on_ptr(p, seen);
 }
 #define clof_wake(p) ((void)(p))
 #define clof_wake_value(p, v) ((void)(p), (void)(v))
@@ -307,14 +320,13 @@ static inline void clof_wait_end(const clof_wait_t *w)
     }
 }
 
-/* Which phase the next step is in: 0 spin, 1 yield, 2 park. */
+/* Which phase the next step is in: 0 spin (the caller spins on its word,
+ * clof_spin_on_*), 1 yield (done here), 2 park. */
 static inline int clof_wait_phase_(clof_wait_t *w)
 {
     uint32_t n = w->n++;
-    if (CLOF_LIKELY(n < w->spins)) {
-        clof_be_pause();
+    if (CLOF_LIKELY(n < w->spins))
         return 0;
-    }
     if (n < w->spins + w->yields) {
         clof_be_yield();
         return 1;
@@ -361,7 +373,10 @@ static inline void clof_wait_parked_(clof_wait_t *w)
     {                                                                          \
         if (clof_deadline_passed(deadline))                                    \
             return false;                                                      \
-        if (clof_wait_phase_(w) == 2) {                                        \
+        int phase = clof_wait_phase_(w);                                       \
+        if (phase == 0) {                                                      \
+            clof_spin_on_##sfx(p, seen);                                       \
+        } else if (phase == 2) {                                               \
             clof_park_until_##sfx(p, seen, CLOF_PARK_ANY_, deadline);          \
             clof_wait_parked_(w);                                              \
         }                                                                      \
@@ -370,7 +385,10 @@ static inline void clof_wait_parked_(clof_wait_t *w)
     static inline void clof_wait_step_##sfx(clof_wait_t *w, const T *p,        \
                                             T seen, uint64_t key)              \
     {                                                                          \
-        if (clof_wait_phase_(w) == 2) {                                        \
+        int phase = clof_wait_phase_(w);                                       \
+        if (phase == 0) {                                                      \
+            clof_spin_on_##sfx(p, seen);                                       \
+        } else if (phase == 2) {                                               \
             clof_park_##sfx(p, seen, key);                                     \
             clof_wait_parked_(w);                                              \
         }                                                                      \
@@ -404,7 +422,10 @@ static inline void clof_park_ptr(void *const *p, void *seen, uint64_t key)
 static inline void clof_wait_step_ptr(clof_wait_t *w, void *const *p,
                                       void *seen, uint64_t key)
 {
-    if (clof_wait_phase_(w) == 2) {
+    int phase = clof_wait_phase_(w);
+    if (phase == 0) {
+        clof_spin_on_ptr(p, seen);
+    } else if (phase == 2) {
         clof_park_ptr(p, seen, key);
         clof_wait_parked_(w);
     }
@@ -497,7 +518,10 @@ static inline bool clof_wait_flag_until_u32(clof_wait_t *w, uint32_t *p,
 {
     if (clof_deadline_passed(deadline))
         return false;
-    if (clof_wait_phase_(w) != 2)
+    int phase = clof_wait_phase_(w);
+    if (phase == 0)
+        clof_spin_on_u32(p, seen);
+    if (phase != 2)
         return true;
     if (!(seen & flag)) {
         if (clof_be_cmpxchg_u32(p, seen, seen | flag, CLOF_MO_RLX) != seen)

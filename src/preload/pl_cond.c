@@ -490,6 +490,19 @@ __asm__(".symver pl_cond_init_new, pthread_cond_init@@GLIBC_2.3.2\n"
         ".symver pl_cond_broadcast_old, pthread_cond_broadcast@GLIBC_2.2.5\n"
         ".symver pl_cond_clockwait, pthread_cond_clockwait@@GLIBC_2.34\n"
         ".symver pl_cond_clockwait_230, pthread_cond_clockwait@GLIBC_2.30\n");
+#elif defined(__aarch64__)
+/* aarch64's glibc began (2.17) with the current condition variables: one
+ * version each, no old ABI */
+extern __typeof__(pl_cond_clockwait) pl_cond_clockwait_230
+    __attribute__((alias("pl_cond_clockwait"), visibility("default")));
+__asm__(".symver pl_cond_init_new, pthread_cond_init@@GLIBC_2.17\n"
+        ".symver pl_cond_destroy_new, pthread_cond_destroy@@GLIBC_2.17\n"
+        ".symver pl_cond_wait_new, pthread_cond_wait@@GLIBC_2.17\n"
+        ".symver pl_cond_timedwait_new, pthread_cond_timedwait@@GLIBC_2.17\n"
+        ".symver pl_cond_signal_new, pthread_cond_signal@@GLIBC_2.17\n"
+        ".symver pl_cond_broadcast_new, pthread_cond_broadcast@@GLIBC_2.17\n"
+        ".symver pl_cond_clockwait, pthread_cond_clockwait@@GLIBC_2.34\n"
+        ".symver pl_cond_clockwait_230, pthread_cond_clockwait@GLIBC_2.30\n");
 #else
 PL_EXPORT int pthread_cond_init(pthread_cond_t *, const pthread_condattr_t *)
     __attribute__((alias("pl_cond_init_new")));

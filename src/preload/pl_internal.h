@@ -32,6 +32,16 @@
 #define PL_EXPORT __attribute__((visibility("default")))
 #define PL_TLS __thread __attribute__((tls_model("initial-exec")))
 
+/* glibc's first symbol version on this architecture (the default version
+ * of the mutex functions; preload-<arch>.map lists the versions).  Other
+ * architectures export unversioned symbols, which interpose on every
+ * version. */
+#if defined(__x86_64__)
+#define PL_GLIBC_BASE "GLIBC_2.2.5"
+#elif defined(__aarch64__)
+#define PL_GLIBC_BASE "GLIBC_2.17"
+#endif
+
 /* Hooks of the clof headers, defined before they are included: every park
  * of a lock wait is counted (always: one thread-local increment on the
  * sleeping path), and with CLOF_STATS=1 the levels a hierarchical lock had

@@ -170,34 +170,34 @@ PL_EXPORT int pl_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct
     return pl_fn.timedlock(m, clk, abs, 1);
 }
 
-#if defined(__x86_64__)
+#if defined(PL_GLIBC_BASE)
 /* aliases, one per symbol version */
 #define PL_ALIAS(to, from) \
     extern __typeof__(from) to __attribute__((alias(#from), visibility("default")));
-PL_ALIAS(pl_mutex_trylock_225, pl_mutex_trylock)
-PL_ALIAS(pl_mutex_timedlock_225, pl_mutex_timedlock)
+PL_ALIAS(pl_mutex_trylock_base, pl_mutex_trylock)
+PL_ALIAS(pl_mutex_timedlock_base, pl_mutex_timedlock)
 PL_ALIAS(pl_mutex_clocklock_230, pl_mutex_clocklock)
 PL_ALIAS(pl_mutex_init_c, pl_mutex_init)
 PL_ALIAS(pl_mutex_destroy_c, pl_mutex_destroy)
 PL_ALIAS(pl_mutex_lock_c, pl_mutex_lock)
 PL_ALIAS(pl_mutex_trylock_c, pl_mutex_trylock)
 PL_ALIAS(pl_mutex_unlock_c, pl_mutex_unlock)
-__asm__(".symver pl_mutex_lock, pthread_mutex_lock@@GLIBC_2.2.5\n"
-        ".symver pl_mutex_unlock, pthread_mutex_unlock@@GLIBC_2.2.5\n"
-        ".symver pl_mutex_init, pthread_mutex_init@@GLIBC_2.2.5\n"
-        ".symver pl_mutex_destroy, pthread_mutex_destroy@@GLIBC_2.2.5\n"
+__asm__(".symver pl_mutex_lock, pthread_mutex_lock@@" PL_GLIBC_BASE "\n"
+        ".symver pl_mutex_unlock, pthread_mutex_unlock@@" PL_GLIBC_BASE "\n"
+        ".symver pl_mutex_init, pthread_mutex_init@@" PL_GLIBC_BASE "\n"
+        ".symver pl_mutex_destroy, pthread_mutex_destroy@@" PL_GLIBC_BASE "\n"
         ".symver pl_mutex_trylock, pthread_mutex_trylock@@GLIBC_2.34\n"
-        ".symver pl_mutex_trylock_225, pthread_mutex_trylock@GLIBC_2.2.5\n"
+        ".symver pl_mutex_trylock_base, pthread_mutex_trylock@" PL_GLIBC_BASE "\n"
         ".symver pl_mutex_timedlock, pthread_mutex_timedlock@@GLIBC_2.34\n"
-        ".symver pl_mutex_timedlock_225, pthread_mutex_timedlock@GLIBC_2.2.5\n"
+        ".symver pl_mutex_timedlock_base, pthread_mutex_timedlock@" PL_GLIBC_BASE "\n"
         ".symver pl_mutex_clocklock, pthread_mutex_clocklock@@GLIBC_2.34\n"
         ".symver pl_mutex_clocklock_230, pthread_mutex_clocklock@GLIBC_2.30\n"
         /* glibc < 2.34 exported these too; old binaries may call them */
-        ".symver pl_mutex_init_c, __pthread_mutex_init@GLIBC_2.2.5\n"
-        ".symver pl_mutex_destroy_c, __pthread_mutex_destroy@GLIBC_2.2.5\n"
-        ".symver pl_mutex_lock_c, __pthread_mutex_lock@GLIBC_2.2.5\n"
-        ".symver pl_mutex_trylock_c, __pthread_mutex_trylock@GLIBC_2.2.5\n"
-        ".symver pl_mutex_unlock_c, __pthread_mutex_unlock@GLIBC_2.2.5\n");
+        ".symver pl_mutex_init_c, __pthread_mutex_init@" PL_GLIBC_BASE "\n"
+        ".symver pl_mutex_destroy_c, __pthread_mutex_destroy@" PL_GLIBC_BASE "\n"
+        ".symver pl_mutex_lock_c, __pthread_mutex_lock@" PL_GLIBC_BASE "\n"
+        ".symver pl_mutex_trylock_c, __pthread_mutex_trylock@" PL_GLIBC_BASE "\n"
+        ".symver pl_mutex_unlock_c, __pthread_mutex_unlock@" PL_GLIBC_BASE "\n");
 #else
 /* other architectures: unversioned, interposing on every version */
 #define PL_UNVERSIONED(to, from) \

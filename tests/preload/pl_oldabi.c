@@ -25,6 +25,20 @@ __asm__(".symver oldref_cond_init, pthread_cond_init@GLIBC_2.2.5\n"
         ".symver oldref_mutex_trylock, pthread_mutex_trylock@GLIBC_2.2.5\n"
         ".symver compatref_mutex_lock, __pthread_mutex_lock@GLIBC_2.2.5\n"
         ".symver compatref_mutex_unlock, __pthread_mutex_unlock@GLIBC_2.2.5\n");
+#elif defined(__aarch64__)
+/* aarch64's glibc began at 2.17 with the current condition variables: only
+ * the mutex functions have older (2.17) and compat versions */
+extern int oldref_mutex_trylock(pthread_mutex_t *);
+extern int compatref_mutex_lock(pthread_mutex_t *);
+extern int compatref_mutex_unlock(pthread_mutex_t *);
+__asm__(".symver oldref_mutex_trylock, pthread_mutex_trylock@GLIBC_2.17\n"
+        ".symver compatref_mutex_lock, __pthread_mutex_lock@GLIBC_2.17\n"
+        ".symver compatref_mutex_unlock, __pthread_mutex_unlock@GLIBC_2.17\n");
+#define oldref_cond_init pthread_cond_init
+#define oldref_cond_destroy pthread_cond_destroy
+#define oldref_cond_wait pthread_cond_wait
+#define oldref_cond_signal pthread_cond_signal
+#define oldref_cond_broadcast pthread_cond_broadcast
 #else
 #define oldref_cond_init pthread_cond_init
 #define oldref_cond_destroy pthread_cond_destroy

@@ -111,17 +111,45 @@ static inline void clof_be_fence(int mo)
 
 /* ---- waiting primitives (used only by wait.h) ---- */
 
+/* Armv8's busy-waiting (docs/arm.md, "Waiting on Arm"): define one of
+ *   CLOF_ARM_SPIN_ISB    (default) a spin step is an ISB: it stalls until
+ *                        the pipeline drains, tens of cycles, the nearest
+ *                        thing to x86's PAUSE (Rust's spin_loop hint and
+ *                        OpenJDK's SpinPause made the same choice);
+ *   CLOF_ARM_SPIN_YIELD  YIELD, a hint for SMT cores that most Arm cores
+ *                        execute as a NOP.
+ * The CMake option CLOF_AARCH64_SPIN (isb, yield) sets one.  A spin step
+ * on the awaited line with WFE (wait.h, CLOF_BE_HAS_SPIN_ON) is not here
+ * yet: docs/arm.md says why. */
+#if defined(__aarch64__)
+#if !defined(CLOF_ARM_SPIN_ISB) && !defined(CLOF_ARM_SPIN_YIELD)
+#define CLOF_ARM_SPIN_ISB 1
+#endif
+#if defined(CLOF_ARM_SPIN_YIELD)
+#define CLOF_BE_PAUSE_NAME "yield"
+#else
+#define CLOF_BE_PAUSE_NAME "isb"
+#endif
+#elif defined(__x86_64__) || defined(__i386__)
+#define CLOF_BE_PAUSE_NAME "pause"
+#else
+#define CLOF_BE_PAUSE_NAME "none"
+#endif
+
 /* One polite busy-wait step. */
 static inline void clof_be_pause(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) && defined(CLOF_ARM_SPIN_YIELD)
     __asm__ __volatile__("yield" ::: "memory");
+#elif defined(__aarch64__)
+    __asm__ __volatile__("isb" ::: "memory");
 #else
     __asm__ __volatile__("" ::: "memory");
 #endif
 }
+
 
 /* Give the cpu to another runnable thread. */
 static inline void clof_be_yield(void)

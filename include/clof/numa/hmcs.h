@@ -45,11 +45,106 @@
  *   status: waking writes (release), awaited with acquire -- the HMCS
  *     paper's missing acquire here is the bug it found;
  *   CAS on tail seq_cst in the release helper.
+ *
+ * Barrier variants (the HMCS paper, §3 Fig. 2, §5 and Appendix B Table 1),
+ * a compile-time choice for the whole translation unit; each is verified
+ * by `clof verify --lock hmcs-variants` (verify/clients_hmcs.c is compiled
+ * once per variant) and its Armv8 instructions are checked (tests/arm,
+ * bench/arm_disasm.py; docs/arm.md):
+ *   (default) CLOF_HMCS_IMPLICIT  "implicit" = hmcs-vsync: the orders above.
+ *   CLOF_HMCS_SC      hmcs-sc: every racy access seq_cst (Armv8: LDAR and
+ *                     STLR; no fence).
+ *   CLOF_HMCS_FENCES  Fig. 2's fences (for Arm and IMM) with every access
+ *                     relaxed, SWAP and CAS too (Table 1, "Fences": all
+ *                     barriers on the atomic operations removed):
+ *                     F_rel before each SWAP (lines 15, 28), F_acq when an
+ *                     acquisition ends (line 10) or after a status wait
+ *                     that goes up a level (36), F_rel at the start of the
+ *                     release (44) and before each lower level's hand-over
+ *                     (70, 82), F_acq after reading next (51, 75).  As
+ *                     in Fig. 2 no fence follows the wait for next at
+ *                     line 57: on Arm (and IMM) the address dependency
+ *                     from that read to the status store orders them.  C11
+ *                     has no dependency ordering: there the store could
+ *                     come before the successor's initialisation of its
+ *                     status in modification order (an "S" shape), which
+ *                     clof verify cannot show (it puts every store last in
+ *                     modification order, docs/verification.md); the
+ *                     default variant has no such gap.
+ *   CLOF_HMCS_AMO     hmcs-amo: "implicit" with Table 1's LSE row: SWAP at
+ *                     the root release + F_acq, SWAP below the root
+ *                     release, CAS release.
+ * The fast path (compose.h's word) keeps its own orders in every variant.
+ * Under the spin-park policy a waking write is seq_cst whatever the variant
+ * asks (the parking handshake, wait.h); the variants' own instructions show
+ * under the papers' pure spinning (CLOF_WAIT_SPIN).
  */
 #ifndef CLOF_NUMA_HMCS_H
 #define CLOF_NUMA_HMCS_H
 
 #include <clof/compose.h>
+
+/* ---- the barrier variant: one suffix or fence per site of Fig. 2 ---- */
+#if (defined(CLOF_HMCS_SC) + defined(CLOF_HMCS_FENCES) +                      \
+     defined(CLOF_HMCS_AMO) + defined(CLOF_HMCS_IMPLICIT)) > 1
+#error "define at most one of CLOF_HMCS_SC, CLOF_HMCS_FENCES, CLOF_HMCS_AMO, CLOF_HMCS_IMPLICIT"
+#endif
+#define CLOF_HMCS_CAT2_(a, b) a##b
+#define CLOF_HMCS_CAT_(a, b) CLOF_HMCS_CAT2_(a, b)
+#if defined(CLOF_HMCS_SC)
+#define CLOF_HMCS_VARIANT "sc"
+#define CLOF_HMCS_PLAIN_         /* lines 14, 19, 27, 39, 67: node fields */
+#define CLOF_HMCS_SWAP_ROOT_     /* line 17 */
+#define CLOF_HMCS_SWAP_INNER_    /* line 30 */
+#define CLOF_HMCS_CAS_           /* line 55 */
+#define CLOF_HMCS_LOAD_          /* lines 22, 34, 50, 57, 74 */
+#define CLOF_HMCS_WAKE_ _sc      /* lines 21, 32, 53, 58, 78 */
+#elif defined(CLOF_HMCS_FENCES)
+#define CLOF_HMCS_VARIANT "fences"
+#define CLOF_HMCS_PLAIN_ _rlx
+#define CLOF_HMCS_SWAP_ROOT_ _rlx
+#define CLOF_HMCS_SWAP_INNER_ _rlx
+#define CLOF_HMCS_CAS_ _rlx
+#define CLOF_HMCS_LOAD_ _rlx
+#define CLOF_HMCS_WAKE_ _rlx
+#define CLOF_HMCS_FENCED_ 1
+#elif defined(CLOF_HMCS_AMO)
+#define CLOF_HMCS_VARIANT "amo"
+#define CLOF_HMCS_PLAIN_ _rlx
+#define CLOF_HMCS_SWAP_ROOT_ _rel
+#define CLOF_HMCS_SWAP_ROOT_FACQ_ 1
+#define CLOF_HMCS_SWAP_INNER_ _rel
+#define CLOF_HMCS_CAS_ _rel
+#define CLOF_HMCS_LOAD_ _acq
+#define CLOF_HMCS_WAKE_
+#else
+#define CLOF_HMCS_VARIANT "implicit"
+#define CLOF_HMCS_PLAIN_ _rlx
+#define CLOF_HMCS_SWAP_ROOT_
+#define CLOF_HMCS_SWAP_INNER_
+#define CLOF_HMCS_CAS_
+#define CLOF_HMCS_LOAD_ _acq
+#define CLOF_HMCS_WAKE_
+#endif
+#if !defined(CLOF_HMCS_FENCED_)
+#define CLOF_HMCS_FENCED_ 0
+#endif
+#if !defined(CLOF_HMCS_SWAP_ROOT_FACQ_)
+#define CLOF_HMCS_SWAP_ROOT_FACQ_ 0
+#endif
+/* op##order(args): e.g. CLOF_HMCS_OP_(clof_atomic64_write, PLAIN)(a, v) */
+#define CLOF_HMCS_OP_(op, site) CLOF_HMCS_CAT_(op, CLOF_HMCS_##site##_)
+/* the fences of the "fences" variant (no-ops in the others) */
+#define CLOF_HMCS_F_REL_()                                                     \
+    do {                                                                       \
+        if (CLOF_HMCS_FENCED_)                                                 \
+            clof_fence_rel();                                                  \
+    } while (0)
+#define CLOF_HMCS_F_ACQ_()                                                     \
+    do {                                                                       \
+        if (CLOF_HMCS_FENCED_)                                                 \
+            clof_fence_acq();                                                  \
+    } while (0)
 
 #define CLOF_HMCS_WAIT UINT64_MAX
 #define CLOF_HMCS_ACQUIRE_PARENT (UINT64_MAX - 1)
@@ -209,14 +304,17 @@ CLOF_INLINE clof_hmcs_hnode_t *clof_hmcs_leaf_(clof_hmcs_tree_t *tr)
 CLOF_SLOW void clof_hmcs_release_helper_(clof_hmcs_hnode_t *L,
                                          clof_hmcs_qnode_t *I, uint64_t st)
 {
-    clof_hmcs_qnode_t *succ = clof_atomicptr_read_acq(&I->next);
+    clof_hmcs_qnode_t *succ =
+        CLOF_HMCS_OP_(clof_atomicptr_read, LOAD)(&I->next); /* line 50 */
+    CLOF_HMCS_F_ACQ_();                                       /* line 51 */
     if (!succ) {
-        if (clof_atomicptr_cmpxchg(&L->tail, I, (clof_hmcs_qnode_t *)NULL) ==
-            I)
+        if (CLOF_HMCS_OP_(clof_atomicptr_cmpxchg, CAS)(
+                &L->tail, I, (clof_hmcs_qnode_t *)NULL) == I)
             return;
-        succ = clof_atomicptr_await_neq_acq(&I->next, (clof_hmcs_qnode_t *)NULL);
+        succ = CLOF_HMCS_OP_(clof_atomicptr_await_neq, LOAD)(
+            &I->next, (clof_hmcs_qnode_t *)NULL); /* line 57 */
     }
-    clof_atomic64_write_wake(&succ->status, st);
+    CLOF_HMCS_OP_(clof_atomic64_write_wake, WAKE)(&succ->status, st);
 }
 
 /* AcqReal of Fig. 2, unfolded into a loop from the leaf up (then, with
@@ -229,30 +327,42 @@ CLOF_HMCS_TREE_ void clof_hmcs_acquire_tree_(clof_hmcs_tree_t *tr,
     uint32_t taken = 1;
     c->leaf = L;
     for (;;) {
-        clof_atomic64_write_rlx(&I->status, CLOF_HMCS_WAIT);
-        clof_atomicptr_write_rlx(&I->next, (clof_hmcs_qnode_t *)NULL);
-        clof_hmcs_qnode_t *pred = clof_atomicptr_xchg(&L->tail, I);
+        CLOF_HMCS_OP_(clof_atomic64_write, PLAIN)(&I->status, CLOF_HMCS_WAIT);
+        CLOF_HMCS_OP_(clof_atomicptr_write, PLAIN)(&I->next,
+                                                   (clof_hmcs_qnode_t *)NULL);
+        CLOF_HMCS_F_REL_(); /* lines 15, 28 */
+        clof_hmcs_qnode_t *pred;
         if (L->parent == NULL) { /* the root: a plain MCS lock */
+            pred = CLOF_HMCS_OP_(clof_atomicptr_xchg, SWAP_ROOT)(&L->tail, I);
+            if (CLOF_HMCS_SWAP_ROOT_FACQ_)
+                clof_fence_acq();
             if (!pred) {
-                clof_atomic64_write_rlx(&I->status, CLOF_HMCS_UNLOCKED);
+                CLOF_HMCS_OP_(clof_atomic64_write, PLAIN)(&I->status,
+                                                          CLOF_HMCS_UNLOCKED);
             } else {
-                clof_atomicptr_write_wake(&pred->next, I);
-                clof_atomic64_await_neq_acq(&I->status, CLOF_HMCS_WAIT);
+                CLOF_HMCS_OP_(clof_atomicptr_write_wake, WAKE)(&pred->next, I);
+                CLOF_HMCS_OP_(clof_atomic64_await_neq, LOAD)(&I->status,
+                                                             CLOF_HMCS_WAIT);
             }
+            CLOF_HMCS_F_ACQ_(); /* line 10 */
             if (CLOF_COMPOSE_FAST_)
                 clof_compose_fast_take_(&tr->fast);
             CLOF_COMPOSE_ON_ACQUIRE(taken);
             return;
         }
+        pred = CLOF_HMCS_OP_(clof_atomicptr_xchg, SWAP_INNER)(&L->tail, I);
         if (pred) {
-            clof_atomicptr_write_wake(&pred->next, I);
-            uint64_t st = clof_atomic64_await_neq_acq(&I->status, CLOF_HMCS_WAIT);
+            CLOF_HMCS_OP_(clof_atomicptr_write_wake, WAKE)(&pred->next, I);
+            uint64_t st = CLOF_HMCS_OP_(clof_atomic64_await_neq, LOAD)(
+                &I->status, CLOF_HMCS_WAIT);
+            CLOF_HMCS_F_ACQ_(); /* line 10 or 36 */
             if (st < CLOF_HMCS_ACQUIRE_PARENT) { /* passed inside the cohort */
                 CLOF_COMPOSE_ON_ACQUIRE(taken);
                 return;
             }
         }
-        clof_atomic64_write_rlx(&I->status, CLOF_HMCS_COHORT_START);
+        CLOF_HMCS_OP_(clof_atomic64_write, PLAIN)(&I->status,
+                                                  CLOF_HMCS_COHORT_START);
         I = &L->node;
         L = L->parent;
         taken++;
@@ -281,6 +391,7 @@ CLOF_HMCS_TREE_ void clof_hmcs_release_tree_(clof_hmcs_t *lk,
     clof_hmcs_hnode_t *L = c->leaf;
     clof_hmcs_qnode_t *I = &c->q;
     uint32_t n = 0;
+    CLOF_HMCS_F_REL_(); /* line 44 */
     for (;;) {
         if (L->parent == NULL) { /* root: release it, then unwind */
             if (CLOF_COMPOSE_FAST_) /* HELD first: highest first */
@@ -292,11 +403,14 @@ CLOF_HMCS_TREE_ void clof_hmcs_release_tree_(clof_hmcs_t *lk,
                 clof_hmcs_release_helper_(L, I, CLOF_HMCS_UNLOCKED);
             break;
         }
-        uint64_t count = clof_atomic64_read_rlx(&I->status);
+        uint64_t count = CLOF_HMCS_OP_(clof_atomic64_read, PLAIN)(&I->status);
         if (count < L->threshold) {
-            clof_hmcs_qnode_t *succ = clof_atomicptr_read_acq(&I->next);
+            clof_hmcs_qnode_t *succ =
+                CLOF_HMCS_OP_(clof_atomicptr_read, LOAD)(&I->next); /* 74 */
+            CLOF_HMCS_F_ACQ_();                                       /* 75 */
             if (succ) { /* pass inside the cohort */
-                clof_atomic64_write_wake(&succ->status, count + 1);
+                CLOF_HMCS_OP_(clof_atomic64_write_wake, WAKE)(&succ->status,
+                                                              count + 1);
                 break;
             }
         }
@@ -306,8 +420,10 @@ CLOF_HMCS_TREE_ void clof_hmcs_release_tree_(clof_hmcs_t *lk,
         I = &L->node;
         L = L->parent;
     }
-    while (n-- > 0)
+    while (n-- > 0) {
+        CLOF_HMCS_F_REL_(); /* lines 70, 82 */
         clof_hmcs_release_helper_(path[n], qn[n], CLOF_HMCS_ACQUIRE_PARENT);
+    }
 }
 
 CLOF_INLINE void clof_hmcs_release(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
@@ -331,15 +447,25 @@ CLOF_HMCS_TREE_ bool clof_hmcs_try_tree_(clof_hmcs_tree_t *tr,
     uint32_t n = 0;
     c->leaf = L;
     for (;;) {
-        clof_atomic64_write_rlx(&I->status,
-                                L->parent ? CLOF_HMCS_COHORT_START
-                                          : CLOF_HMCS_UNLOCKED);
-        clof_atomicptr_write_rlx(&I->next, (clof_hmcs_qnode_t *)NULL);
-        if (clof_atomicptr_cmpxchg(&L->tail, (clof_hmcs_qnode_t *)NULL, I) !=
-            NULL)
+        CLOF_HMCS_OP_(clof_atomic64_write, PLAIN)(
+            &I->status,
+            L->parent ? CLOF_HMCS_COHORT_START : CLOF_HMCS_UNLOCKED);
+        CLOF_HMCS_OP_(clof_atomicptr_write, PLAIN)(&I->next,
+                                                   (clof_hmcs_qnode_t *)NULL);
+        CLOF_HMCS_F_REL_(); /* as line 15 */
+        /* the CAS takes the level as the SWAP would (its order) */
+        if (L->parent == NULL
+                ? CLOF_HMCS_OP_(clof_atomicptr_cmpxchg, SWAP_ROOT)(
+                      &L->tail, (clof_hmcs_qnode_t *)NULL, I) != NULL
+                : CLOF_HMCS_OP_(clof_atomicptr_cmpxchg, SWAP_INNER)(
+                      &L->tail, (clof_hmcs_qnode_t *)NULL, I) != NULL)
             break;
-        if (L->parent == NULL)
+        if (L->parent == NULL) {
+            if (CLOF_HMCS_SWAP_ROOT_FACQ_)
+                clof_fence_acq();
+            CLOF_HMCS_F_ACQ_(); /* as line 10 */
             return true;
+        }
         path[n] = L;
         qn[n] = I;
         n++;
@@ -348,8 +474,10 @@ CLOF_HMCS_TREE_ bool clof_hmcs_try_tree_(clof_hmcs_tree_t *tr,
     }
     /* a level was busy: undo from the top down (successors, if any arrived,
      * are told to acquire the parent themselves) */
-    while (n-- > 0)
+    while (n-- > 0) {
+        CLOF_HMCS_F_REL_();
         clof_hmcs_release_helper_(path[n], qn[n], CLOF_HMCS_ACQUIRE_PARENT);
+    }
     return false;
 }
 

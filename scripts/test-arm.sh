@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# clof on Armv8 (docs/arm.md): cross-builds everything for aarch64 with
+# cmake/aarch64-linux-gnu.cmake in both atomics flavours, LSE
+# (-march=armv8.1-a) and LL/SC (-march=armv8-a -mno-outline-atomics), and
+# runs the tests under qemu-aarch64 (user-mode emulation: it checks builds,
+# ABI and logic, not Arm's weak memory, and its timings are not Arm's).
+#
+#   scripts/test-arm.sh            both flavours, every test the cross build has
+#   scripts/test-arm.sh --ci       the subset CI runs (scripts/test.sh)
+#   scripts/test-arm.sh lse|llsc   one flavour
+#   ARM_CTEST_ARGS="-R mcs" scripts/test-arm.sh lse    extra ctest arguments
+#
+# Build trees: build-arm64-lse, build-arm64-llsc.  Each run prints the
+# flavour's ctest summary and its wall time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+jobs=$(nproc)
+ci=0
+flavours=()
+for a in "$@"; do
+  case $a in
+    --ci) ci=1 ;;
+    lse|llsc) flavours+=("$a") ;;
+    *) echo "test-arm.sh: unknown argument '$a' (--ci, lse, llsc)" >&2; exit 2 ;;
+  esac
+done
+[ ${#flavours[@]} -gt 0 ] || flavours=(lse llsc)
+
+# The CI subset (123 tests a flavour, see docs/arm.md): the lock tests of
+# every basic lock at 1 and 4 threads, try and fifo (spin-park and spin),
+# the waiting-policy and C++ tests, HMCS, CNA, a cohort lock, a 3-level
+# composition and an abortable lock, the topology tests, five asl tests,
+# the preload library's symbol versions and seven conformance tests under
+# MCS, TAS, HMCS and a composition.  (The HMCS barrier check,
+# arm.hmcs_barriers.*, runs in the native build.)
+ci_regex='^(lock\.[a-z_]+\.(mutex_T1|mutex_T4|try|fifo)|wait\.|cxx17\.|compose\.(hmcs_all|clh_mcs_tkt|c_bo_mcs|cna)\.mutex_3lv_T16|compose\.a_c_bo_bo\.timed_2lv_T8|topology\.|asl\.(aimd|nest|types|mutex\.mcs\.T8|starve\.mcs)$|preload\.symbol_versions|preload\.(mcs|tas|hmcs|clof_tkt-mcs-clh)\.(mutex_static|trylock|timedlock|cond_signal|cond_pc|symbols|stats)$)'
+
+status=0
+for fl in "${flavours[@]}"; do
+  b=build-arm64-$fl
+  echo "== Arm build ($fl) =="
+  cmake -S . -B "$b" -G Ninja --toolchain cmake/aarch64-linux-gnu.cmake \
+        -DCLOF_AARCH64_ATOMICS="$fl" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLOF_WERROR=ON >/dev/null
+  t0=$(date +%s)
+  if [ $ci -eq 1 ]; then
+    # only what the subset runs
+    cmake --build "$b" -j "$jobs" --target test_locks test_locks_spin test_wait_native \
+          test_wait_tiny test_cxx test_cxx_numa test_compose_native test_topology \
+          test_topology_cxx test_topology_shared test_asl test_asl_cxx clof_preload \
+          pl_conform pl_oldabi pl_early >/dev/null
+    sel=(-R "$ci_regex")
+  else
+    cmake --build "$b" -j "$jobs" >/dev/null
+    sel=()
+  fi
+  t1=$(date +%s)
+  echo "== Arm tests ($fl, under qemu-aarch64) =="
+  # ${ARM_CTEST_ARGS:-} is split into words on purpose
+  # shellcheck disable=SC2086
+  if ! ctest --test-dir "$b" -j "$jobs" --output-on-failure --timeout 600 "${sel[@]}" \
+       ${ARM_CTEST_ARGS:-}; then
+    status=1
+  fi
+  t2=$(date +%s)
+  echo "== Arm ($fl): build $((t1 - t0)) s, tests $((t2 - t1)) s =="
+done
+exit $status
