@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The fuzzing campaign (docs/reliability.md "Fuzzing"):
 #
-#   scripts/fuzz.sh HARNESS SECONDS      one harness (topology_file, emulate,
+#   scripts/fuzz.sh HARNESS SECONDS      one harness (topology_file, emulate, sysfs,
 #                                        asl_env, preload_env, sim_profile)
 #   scripts/fuzz.sh all SECONDS          each harness in turn, SECONDS each
 #   scripts/fuzz.sh list                 the harnesses
@@ -24,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 B=${FUZZ_BUILD:-build-fuzz}
-all=(topology_file emulate asl_env preload_env sim_profile)
+all=(topology_file emulate sysfs asl_env preload_env sim_profile)
 
 usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
