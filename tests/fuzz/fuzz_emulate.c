@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static uint8_t set[CLOF_TOPO_MAX_CPUS];
     int n = clof_topo_cpulist_parse(s, set, CLOF_TOPO_MAX_CPUS);
     if (n >= 0) {
-        char buf[8192];
+        static char buf[CLOF_TOPO_MAX_CPUS * 6]; /* any set fits */
         clof_topo_cpulist_format(buf, sizeof buf, set, CLOF_TOPO_MAX_CPUS);
         static uint8_t back[CLOF_TOPO_MAX_CPUS];
         CHECK(clof_topo_cpulist_parse(buf, back, CLOF_TOPO_MAX_CPUS) == n);
