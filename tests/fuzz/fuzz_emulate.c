@@ -6,6 +6,9 @@
  * CLOF_EMULATE_ASSIGN (the virtual cpu policy) and the cpu lists of
  * little= and of the sysfs files (clof_topo_cpulist_parse).
  *
+ * Checks: the little cores are the little= lists; the cpu list parser
+ * reads back what it formats; every virtual cpu handed out exists.
+ *
  * The input: the shape, then optionally '\n' and an assignment policy.  A
  * shape with '/' or '.' is a hierarchy file's path (fuzz_topology_file
  * covers the file's text); such inputs are skipped, so that the fuzzer
@@ -72,6 +75,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             CHECK(t.emulated);
             CHECK(t.npresent >= 1 && t.npresent <= CLOF_TOPO_MAX_CPUS);
             CHECK(t.level[t.nlevels - 1].kind == CLOF_LEVEL_SYSTEM);
+            /* the little cores are exactly the little= lists, however long
+             * (a list was once cut at 255 characters of the shape) */
+            static uint8_t little[CLOF_TOPO_MAX_CPUS], one[CLOF_TOPO_MAX_CPUS];
+            memset(little, 0, sizeof little);
+            for (const char *o = strchr(s, ';'); o; o = strchr(o + 1, ';')) {
+                if (strncmp(o + 1, "little=", 7) != 0)
+                    continue;
+                char list[4096];
+                size_t k = strcspn(o + 8, ";");
+                snprintf(list, sizeof list, "%.*s", (int)k, o + 8);
+                CHECK(clof_topo_cpulist_parse(list, one, CLOF_TOPO_MAX_CPUS) >= 0);
+                for (uint32_t c = 0; c < CLOF_TOPO_MAX_CPUS; c++)
+                    little[c] |= one[c];
+            }
+            for (uint32_t c = 0; c < t.ncpus; c++)
+                CHECK((t.core_type[c] == CLOF_CORE_LITTLE) == (little[c] != 0));
             for (uint32_t k = 0; k < 2 * t.npresent; k++)
                 for (int pol = CLOF_VCPU_PACKED; pol <= CLOF_VCPU_LINEAR; pol++) {
                     uint32_t v = clof_topo_assign_vcpu(&t, (clof_vcpu_assign_t)pol, k);
