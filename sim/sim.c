@@ -136,6 +136,8 @@ static int parse_profile(sim_profile_t *p, FILE *f, char *err, size_t errlen)
 
     while (fgets(buf, sizeof buf, f)) {
         line++;
+        if (!strchr(buf, '\n') && !feof(f))
+            PERR("a line longer than %d characters", (int)sizeof buf - 2);
         char raw[1024];
         memcpy(raw, buf, sizeof raw);
         char *hash = strchr(buf, '#');
@@ -245,6 +247,9 @@ static int parse_profile(sim_profile_t *p, FILE *f, char *err, size_t errlen)
                      w[1], w[2]);
             if (nspeeds == 64)
                 PERR("too many 'speed' lines (at most 64)");
+            if (strlen(w[1]) >= sizeof speeds[0].list)
+                PERR("a cpu list of more than %d characters after 'speed'",
+                     (int)sizeof speeds[0].list - 1);
             snprintf(speeds[nspeeds].list, sizeof speeds[nspeeds].list, "%s",
                      w[1]);
             speeds[nspeeds].v = v;

@@ -11,8 +11,8 @@
  * the hierarchy's text).
  *
  * Checks: a rejected profile has a message "PATH:LINE: ..." or
- * "PATH: ..."; an accepted one has costs in the documented ranges and a
- * pair table over its cpus.
+ * "PATH: ..."; an accepted one had nothing cut (lines, cpu lists), has
+ * costs in the documented ranges and a pair table over its cpus.
  */
 #define _GNU_SOURCE 1
 #include "sim.h"
@@ -51,6 +51,37 @@ static int unsafe(const char *s, size_t n)
     return memmem(s, n, "/dev", 4) || memmem(s, n, "/proc", 5) || memmem(s, n, "/sys", 4);
 }
 
+/* would the parser have had to cut something of this text?  (a line
+ * longer than its buffer, a 'speed' cpu list longer than its own: both
+ * were once cut silently; they must be errors) */
+static int needs_cutting(const char *s, size_t n)
+{
+    const char *end = s + n;
+    for (const char *l = s; l < end;) {
+        const char *e = memchr(l, '\n', (size_t)(end - l));
+        size_t len = (size_t)((e ? e : end) - l);
+        if (len > 1022)
+            return 1;
+        const char *p = l;
+        while (p < l + len && (*p == ' ' || *p == '\t' || *p == '\r'))
+            p++;
+        if ((size_t)(l + len - p) > 6 && memcmp(p, "speed", 5) == 0 &&
+            (p[5] == ' ' || p[5] == '\t')) {
+            p += 6;
+            while (p < l + len && (*p == ' ' || *p == '\t'))
+                p++;
+            size_t w = 0;
+            while (p + w < l + len && p[w] != ' ' && p[w] != '\t' && p[w] != '\r' &&
+                   p[w] != '#' && p[w] != '\0')
+                w++;
+            if (w > 511)
+                return 1;
+        }
+        l = e ? e + 1 : end;
+    }
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 65536 || unsafe((const char *)data, size))
@@ -59,9 +90,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[2048];
     const char *path = CLOF_FUZZ_PROFILE_DIR "/fuzz.profile";
     if (sim_profile_parse(&p, path, (const char *)data, size, err, sizeof err) != 0) {
+        if (getenv("CLOF_FUZZ_VERBOSE"))
+            fprintf(stderr, "%s\n", err);
         CHECK(strncmp(err, path, strlen(path)) == 0 && err[strlen(path)] == ':');
         return 0;
     }
+    CHECK(!needs_cutting((const char *)data, size));
     CHECK(p.topo.ncpus >= 1 && p.topo.ncpus <= SIM_MAX_CPUS);
     CHECK(p.hit_ns >= 0 && p.hit_ns <= 1e6 && p.memory_ns >= 0 && p.memory_ns <= 1e6);
     CHECK(p.jitter >= 0 && p.jitter <= 0.9);
