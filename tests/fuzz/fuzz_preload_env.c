@@ -48,6 +48,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (cf.lock) {
         CHECK(cf.lock >= pl_lockdefs && cf.lock < pl_lockdefs + pl_nlockdefs);
         CHECK(cf.lock_msg[0] == 0);
+        /* never selected by a value cut to the name buffers (the longest
+         * spelling of a lock, asl:clof:hemlock_ctr-hemlock_ctr-hemlock_ctr,
+         * has 50 characters) */
+        CHECK(strlen(s) < 128);
     } else if (strcmp(s, "glibc") != 0 && strcmp(s, "pthread") != 0 &&
                strcmp(s, "none") != 0) {
         CHECK(strncmp(cf.lock_msg, "clof-preload: ", 14) == 0);
