@@ -20,6 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The hooks the lock code of pl_internal.h refers to (pl_core.c defines
+ * them in the library).  Unused here, but a build without optimisation
+ * keeps that inline code, so they must exist; libclof too is linked. */
+bool pl_stats_on;
+PL_TLS uint64_t pl_parks;
+PL_TLS uint64_t pl_levels[PL_MAX_LEVELS];
+
 #define CHECK(c)                                                                 \
     do {                                                                         \
         if (!(c)) {                                                              \
