@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, builds with clang (warnings are
-# errors) and with gcc, runs a subset of the tests cross-built for Armv8
-# under qemu (scripts/test-arm.sh --ci), and runs every test with ctest.
-# ctest's summary is the last thing it prints.
+# The test command: installs what is missing, builds with clang (Release:
+# what `cmake -DCMAKE_BUILD_TYPE=Release` users get; the fuzz harnesses there
+# are libFuzzer programs with ASan+UBSan, and their corpora are replayed), with
+# gcc in Release (compile only) and in RelWithDebInfo, warnings being errors
+# in all three, runs a subset of the tests cross-built for Armv8 under
+# qemu (scripts/test-arm.sh --ci), and runs every test of the gcc
+# RelWithDebInfo build with ctest.  ctest's summary is the last thing it prints.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 jobs=$(nproc)
-echo "== build (clang, -Werror) =="
+echo "== build (clang, Release, -Werror) =="
 cmake -S . -B build-clang -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLOF_WERROR=ON >/dev/null
+      -DCMAKE_BUILD_TYPE=Release -DCLOF_WERROR=ON >/dev/null
 cmake --build build-clang -j "$jobs" >/dev/null
-echo "== build (gcc, -Werror) =="
+echo "== fuzz corpora (clang: libFuzzer, ASan+UBSan) =="
+if ! out=$(ctest --test-dir build-clang -L fuzz --output-on-failure 2>&1); then
+  echo "$out"
+  exit 1
+fi
+echo "$out" | grep "tests passed"
+echo "== build (gcc, Release, -Werror) =="
+cmake -S . -B build-gcc-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLOF_WERROR=ON >/dev/null
+cmake --build build-gcc-release -j "$jobs" >/dev/null
+echo "== build (gcc, RelWithDebInfo, -Werror) =="
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLOF_WERROR=ON >/dev/null
 cmake --build build -j "$jobs" >/dev/null
 # Armv8 under qemu-aarch64, both atomics flavours: the CI subset of

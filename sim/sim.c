@@ -136,6 +136,8 @@ static int parse_profile(sim_profile_t *p, FILE *f, char *err, size_t errlen)
 
     while (fgets(buf, sizeof buf, f)) {
         line++;
+        if (!strchr(buf, '\n') && !feof(f))
+            PERR("a line longer than %d characters", (int)sizeof buf - 2);
         char raw[1024];
         memcpy(raw, buf, sizeof raw);
         char *hash = strchr(buf, '#');
@@ -245,6 +247,9 @@ static int parse_profile(sim_profile_t *p, FILE *f, char *err, size_t errlen)
                      w[1], w[2]);
             if (nspeeds == 64)
                 PERR("too many 'speed' lines (at most 64)");
+            if (strlen(w[1]) >= sizeof speeds[0].list)
+                PERR("a cpu list of more than %d characters after 'speed'",
+                     (int)sizeof speeds[0].list - 1);
             snprintf(speeds[nspeeds].list, sizeof speeds[nspeeds].list, "%s",
                      w[1]);
             speeds[nspeeds].v = v;
@@ -329,8 +334,7 @@ fail:
     return -1;
 }
 
-int sim_profile_load(sim_profile_t *p, const char *arg, char *err,
-                     size_t errlen)
+static void profile_defaults(sim_profile_t *p)
 {
     memset(p, 0, sizeof *p);
     p->hit_ns = 1.0;
@@ -341,38 +345,12 @@ int sim_profile_load(sim_profile_t *p, const char *arg, char *err,
     p->jitter = 0.0;
     for (int k = 0; k < SIM_NKINDS; k++)
         p->level_ns[k] = -1;
-    size_t al = strlen(arg);
-    bool is_path = strchr(arg, '/') || (al > 8 && !strcmp(arg + al - 8, ".profile"));
-    if (is_path) {
-        snprintf(p->path, sizeof p->path, "%s", arg);
-        const char *b = strrchr(arg, '/');
-        b = b ? b + 1 : arg;
-        size_t bl = strlen(b);
-        if (bl > 8 && !strcmp(b + bl - 8, ".profile"))
-            bl -= 8;
-        snprintf(p->name, sizeof p->name, "%.*s", (int)bl, b);
-    } else {
-        snprintf(p->path, sizeof p->path, "%s/%s.profile", sim_profile_dir(),
-                 arg);
-        snprintf(p->name, sizeof p->name, "%s", arg);
-    }
-    FILE *f = fopen(p->path, "r");
-    if (!f) {
-        if (!is_path) {
-            char known[2048];
-            sim_profile_list(known, sizeof known, ", ");
-            snprintf(err, errlen,
-                     "unknown profile '%s'; known profiles: %s (in %s), or "
-                     "the path of a .profile file",
-                     arg, known[0] ? known : "(none)", sim_profile_dir());
-        } else {
-            snprintf(err, errlen, "%s: cannot open: %s", p->path,
-                     strerror(errno));
-        }
-        return -1;
-    }
+}
+
+/* parse the open profile f (p->path and p->name set), then the pair tables */
+static int profile_from(sim_profile_t *p, FILE *f, char *err, size_t errlen)
+{
     int rc = parse_profile(p, f, err, errlen);
-    fclose(f);
     if (rc != 0) {
         sim_profile_free(p);
         return -1;
@@ -404,6 +382,62 @@ int sim_profile_load(sim_profile_t *p, const char *arg, char *err,
                 }
         }
     return 0;
+}
+
+int sim_profile_load(sim_profile_t *p, const char *arg, char *err,
+                     size_t errlen)
+{
+    profile_defaults(p);
+    size_t al = strlen(arg);
+    bool is_path = strchr(arg, '/') || (al > 8 && !strcmp(arg + al - 8, ".profile"));
+    if (is_path) {
+        snprintf(p->path, sizeof p->path, "%s", arg);
+        const char *b = strrchr(arg, '/');
+        b = b ? b + 1 : arg;
+        size_t bl = strlen(b);
+        if (bl > 8 && !strcmp(b + bl - 8, ".profile"))
+            bl -= 8;
+        snprintf(p->name, sizeof p->name, "%.*s", (int)bl, b);
+    } else {
+        snprintf(p->path, sizeof p->path, "%s/%s.profile", sim_profile_dir(),
+                 arg);
+        snprintf(p->name, sizeof p->name, "%s", arg);
+    }
+    FILE *f = fopen(p->path, "r");
+    if (!f) {
+        if (!is_path) {
+            char known[2048];
+            sim_profile_list(known, sizeof known, ", ");
+            snprintf(err, errlen,
+                     "unknown profile '%s'; known profiles: %s (in %s), or "
+                     "the path of a .profile file",
+                     arg, known[0] ? known : "(none)", sim_profile_dir());
+        } else {
+            snprintf(err, errlen, "%s: cannot open: %s", p->path,
+                     strerror(errno));
+        }
+        return -1;
+    }
+    int rc = profile_from(p, f, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+int sim_profile_parse(sim_profile_t *p, const char *path, const char *text,
+                      size_t len, char *err, size_t errlen)
+{
+    profile_defaults(p);
+    snprintf(p->path, sizeof p->path, "%s", path);
+    snprintf(p->name, sizeof p->name, "%s", path);
+    /* fmemopen needs a size above 0: an empty text is an empty file */
+    FILE *f = len ? fmemopen((void *)(uintptr_t)text, len, "r") : fopen("/dev/null", "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read the text: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = profile_from(p, f, err, errlen);
+    fclose(f);
+    return rc;
 }
 
 /* ====================================================================== state */

@@ -75,6 +75,10 @@ typedef struct sim_profile {
  * "unknown profile 'x'; known profiles: ...") in err. */
 int sim_profile_load(sim_profile_t *p, const char *name_or_path, char *err,
                      size_t errlen);
+/* The same from text in memory (tests/fuzz/fuzz_sim_profile.c); path names
+ * it in messages and locates a relative 'hierarchy FILE'. */
+int sim_profile_parse(sim_profile_t *p, const char *path, const char *text,
+                      size_t len, char *err, size_t errlen);
 void sim_profile_free(sim_profile_t *p);
 /* The directory searched for profile names. */
 const char *sim_profile_dir(void);

@@ -56,45 +56,53 @@ static int check(const clof_asl_config_t *c)
     return 0;
 }
 
-static void env_duration(const char *name, uint64_t *field, int allow_zero)
+static void env_duration(const char *name, uint64_t *field, int allow_zero, int quiet)
 {
     const char *s = getenv(name);
     if (!s)
         return;
     uint64_t v;
     if (clof_asl_parse_ns(s, &v) != 0 || (!allow_zero && v == 0)) {
-        fprintf(stderr,
-                "clof: %s='%s': expected a duration such as 500us, 10ms, 1s "
-                "or a number of ns%s; keeping %llu ns\n",
-                name, s, allow_zero ? "" : " above 0",
-                (unsigned long long)*field);
+        if (!quiet)
+            fprintf(stderr,
+                    "clof: %s='%s': expected a duration such as 500us, 10ms, 1s "
+                    "or a number of ns%s; keeping %llu ns\n",
+                    name, s, allow_zero ? "" : " above 0",
+                    (unsigned long long)*field);
         return;
     }
     *field = v;
 }
 
-static void read_env(void)
+int clof_asl_config_from_env_(clof_asl_config_t *c, int quiet)
 {
-    clof_asl_config_t c = clof_asl_config_;
     const char *p = getenv("CLOF_ASL_PCT");
     if (p) {
         char *end;
         double v = strtod(p, &end);
-        if (end == p || *end != '\0' || !(v >= 10.0) || !(v <= 99.9))
-            fprintf(stderr,
-                    "clof: CLOF_ASL_PCT='%s': expected a percentile from 10 to "
-                    "99.9 (e.g. 99); keeping %u.%u\n",
-                    p, c.pct_permille / 10, c.pct_permille % 10);
-        else
-            c.pct_permille = (uint32_t)(v * 10.0 + 0.5);
+        if (end == p || *end != '\0' || !(v >= 10.0) || !(v <= 99.9)) {
+            if (!quiet)
+                fprintf(stderr,
+                        "clof: CLOF_ASL_PCT='%s': expected a percentile from 10 to "
+                        "99.9 (e.g. 99); keeping %u.%u\n",
+                        p, c->pct_permille / 10, c->pct_permille % 10);
+        } else {
+            c->pct_permille = (uint32_t)(v * 10.0 + 0.5);
+        }
     }
     int free_set = getenv("CLOF_ASL_FREE_WINDOW") != NULL;
-    env_duration("CLOF_ASL_MAX_WINDOW", &c.max_window_ns, 0);
+    env_duration("CLOF_ASL_MAX_WINDOW", &c->max_window_ns, 0, quiet);
     if (!free_set)
-        c.free_window_ns = c.max_window_ns;
-    env_duration("CLOF_ASL_FREE_WINDOW", &c.free_window_ns, 1);
-    env_duration("CLOF_ASL_INIT_WINDOW", &c.init_window_ns, 1);
-    if (check(&c) == 0)
+        c->free_window_ns = c->max_window_ns;
+    env_duration("CLOF_ASL_FREE_WINDOW", &c->free_window_ns, 1, quiet);
+    env_duration("CLOF_ASL_INIT_WINDOW", &c->init_window_ns, 1, quiet);
+    return check(c);
+}
+
+static void read_env(void)
+{
+    clof_asl_config_t c = clof_asl_config_;
+    if (clof_asl_config_from_env_(&c, 0) == 0)
         clof_asl_config_ = c;
 }
 

@@ -39,24 +39,11 @@ static int unit_rank(const char *s, size_t n)
     return -2;
 }
 
-int clof_topology_emulate(clof_topology_t *t, const char *shape, unsigned flags,
-                          clof_topo_error_t *err)
+/* the shape, in body (a copy of shape that this may cut) */
+static int emulate_shape(clof_topology_t *t, const char *shape, char *body, unsigned flags,
+                         clof_topo_error_t *err)
 {
-    memset(t, 0, sizeof *t);
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!shape)
-        shape = "";
-    if (strchr(shape, '/') || strchr(shape, '.')) {
-        if (clof_topology_load_file(t, shape, err) != 0)
-            return -1;
-        t->source = CLOF_TOPO_SRC_EMULATED;
-        t->emulated = true;
-        return 0;
-    }
     const char *src = "--emulate";
-    char body[CLOF_TOPO_TEXT_MAX];
-    clof_topo_strlcpy_(body, shape, sizeof body);
     char *opts = strchr(body, ';');
     if (opts)
         *opts++ = '\0';
@@ -203,4 +190,32 @@ int clof_topology_emulate(clof_topology_t *t, const char *shape, unsigned flags,
         return clof_topo_fail_(err, src, 0, "out of memory");
     }
     return 0;
+}
+
+int clof_topology_emulate(clof_topology_t *t, const char *shape, unsigned flags,
+                          clof_topo_error_t *err)
+{
+    memset(t, 0, sizeof *t);
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (!shape)
+        shape = "";
+    if (strchr(shape, '/') || strchr(shape, '.')) {
+        if (clof_topology_load_file(t, shape, err) != 0)
+            return -1;
+        t->source = CLOF_TOPO_SRC_EMULATED;
+        t->emulated = true;
+        return 0;
+    }
+    /* a copy of any length: a long little= list once was cut at 255
+     * characters, silently emulating another machine */
+    size_t n = strlen(shape) + 1;
+    char *body = malloc(n);
+    if (body)
+        memcpy(body, shape, n);
+    if (!body)
+        return clof_topo_fail_(err, "--emulate", 0, "out of memory");
+    int rc = emulate_shape(t, shape, body, flags, err);
+    free(body);
+    return rc;
 }

@@ -497,7 +497,9 @@ int clof_topology_from_sysfs(clof_topology_t *t, const char *root, unsigned flag
     t->source = CLOF_TOPO_SRC_SYSFS;
     clof_topo_strlcpy_(t->origin, s.root, sizeof t->origin);
     if (s.warn[0])
-        snprintf(t->warning, sizeof t->warning, "sysfs %.60s: %s", s.root, s.warn);
+        /* "sysfs " + 60 + ": " + 180 + NUL fit the 256 bytes (gcc -Os
+         * warns of a cut otherwise) */
+        snprintf(t->warning, sizeof t->warning, "sysfs %.60s: %.180s", s.root, s.warn);
     if (!(flags & CLOF_TOPO_KEEP_ALL) && clof_topology_prune(t) < 0) {
         clof_topology_free(t);
         clof_topo_fail_(err, s.root, 0, "out of memory");

@@ -129,9 +129,10 @@ def lowest_common_level(hier, cpus):
 # ---- heatmap CSV ----------------------------------------------------------------
 
 def read_csv(path):
-    """-> (cpus, matrix, comment lines).  'nan' marks pairs not measured."""
+    """-> (cpus, matrix, comment lines).  'nan' marks pairs not measured.
+    A malformed file raises ValueError("PATH:LINE: what was expected")."""
     cpus, rows, comments = None, [], []
-    with open(path) as f:
+    with open(path, encoding="utf-8", errors="replace") as f:
         for ln, line in enumerate(f, 1):
             line = line.strip()
             if not line:
@@ -143,14 +144,30 @@ def read_csv(path):
             if cpus is None:
                 if cells[0] != "cpu":
                     raise ValueError("%s:%d: expected the header 'cpu,<ids>'" % (path, ln))
-                cpus = [int(x) for x in cells[1:]]
+                try:
+                    cpus = [int(x) for x in cells[1:]]
+                except ValueError:
+                    raise ValueError("%s:%d: expected cpu ids (numbers) after 'cpu'"
+                                     % (path, ln)) from None
+                if not cpus or min(cpus) < 0 or len(set(cpus)) != len(cpus):
+                    raise ValueError("%s:%d: expected distinct cpu ids >= 0 after 'cpu'"
+                                     % (path, ln))
                 continue
+            if len(rows) == len(cpus):
+                raise ValueError("%s:%d: expected %d rows, one per cpu; this is one more"
+                                 % (path, ln, len(cpus)))
             if len(cells) != len(cpus) + 1:
                 raise ValueError("%s:%d: expected %d values, got %d"
                                  % (path, ln, len(cpus), len(cells) - 1))
-            if int(cells[0]) != cpus[len(rows)]:
+            try:
+                row_cpu = int(cells[0])
+                values = [float(x) for x in cells[1:]]
+            except ValueError:
+                raise ValueError("%s:%d: expected the cpu id and %d numbers (or nan)"
+                                 % (path, ln, len(cpus))) from None
+            if row_cpu != cpus[len(rows)]:
                 raise ValueError("%s:%d: expected the row of cpu %d" % (path, ln, cpus[len(rows)]))
-            rows.append([float(x) for x in cells[1:]])
+            rows.append(values)
     if cpus is None or len(rows) != len(cpus):
         raise ValueError("%s: expected a square matrix with a 'cpu,...' header" % path)
     return cpus, np.array(rows, dtype=float), comments

@@ -376,9 +376,11 @@ static const char *val_str(uint64_t v, char *buf, size_t n)
 {
     if (v > 0x10000) {
         for (int i = 0; i < nnames; i++)
-            if (v >= names[i].lo && v < names[i].hi) {
-                char nb[64];
-                snprintf(buf, n, "&%s", name_of((uintptr_t)v, nb, sizeof nb));
+            if (v >= names[i].lo && v < names[i].hi && n >= 2) {
+                /* '&' and the name behind it (no snprintf of one buffer
+                 * into another of the same size: -Wformat-truncation) */
+                buf[0] = '&';
+                name_of((uintptr_t)v, buf + 1, n - 1);
                 return buf;
             }
         snprintf(buf, n, "%#llx", (unsigned long long)v);

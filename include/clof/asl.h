@@ -167,6 +167,11 @@ const clof_asl_config_t *clof_asl_config(void);
 int clof_asl_configure(const clof_asl_config_t *cfg);
 /* Parse a duration ("250us", "100ms", "1500", "2s") into ns: 0 or -1. */
 int clof_asl_parse_ns(const char *s, uint64_t *ns);
+/* The environment (CLOF_ASL_PCT, _MAX_WINDOW, _FREE_WINDOW, _INIT_WINDOW)
+ * applied to *c, as the first clof_asl_config() does; a bad value is
+ * reported on stderr (unless quiet) and kept out.  0, or -1 when the
+ * result is out of range.  (For libclof and tests/fuzz/fuzz_asl_env.c.) */
+int clof_asl_config_from_env_(clof_asl_config_t *c, int quiet);
 
 /* ---- per-thread epoch state ----------------------------------------------- */
 

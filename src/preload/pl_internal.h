@@ -2,7 +2,8 @@
  * src/preload/pl_internal.h -- the shared internals of libclof-preload.so.
  *
  * Layout of the library:
- *   pl_core.c   configuration (CLOF_LOCK, CLOF_STATS), the lazy start-up,
+ *   pl_config.c what CLOF_LOCK and CLOF_STATS select (string work only)
+ *   pl_core.c   configuration (the environment), the lazy start-up,
  *               glibc's real functions (dlvsym), the per-thread state and
  *               its recycling, the memory pools (contexts, lock blocks),
  *               fork handling, the CLOF_STATS summary, introspection
@@ -164,6 +165,22 @@ PL_NUMA_LOCKS(PL_ASL_DECLARE_)
  * file the library loads when none of CLOF_TOPOLOGY, CLOF_EMULATE and
  * CLOF_SYSFS_ROOT is set. */
 
+/* A lock lives in place when it fits in the first 8 bytes of the mutex. */
+#define PL_INPLACE(name) (sizeof(clof_##name##_t) <= 8 && _Alignof(clof_##name##_t) <= 8)
+
+/* ---- configuration (pl_config.c) -------------------------------------------- */
+typedef struct pl_lockdef pl_lockdef_t;
+typedef struct pl_config {
+    const pl_lockdef_t *lock; /* the lock to run, NULL: glibc's (a message says why) */
+    const char *value;        /* CLOF_LOCK's value as given */
+    bool stats;               /* CLOF_STATS on */
+    char stats_msg[256];      /* a line for stderr, or "" */
+    char lock_msg[2048];
+} pl_config_t;
+/* What CLOF_LOCK=lock and CLOF_STATS=stats (NULL: unset) select: string
+ * work only, safe on any input (tests/fuzz/fuzz_preload_env.c). */
+void pl_config_parse(const char *lock, const char *stats, pl_config_t *out) PL_HIDDEN;
+
 /* ---- glibc's mutex kind bits (the __kind word, offset 16) ------------------ */
 #define PL_KIND_TYPE_MASK 3       /* 0 normal, 1 recursive, 2 errorcheck, 3 adaptive */
 #define PL_KIND_RECURSIVE 1
@@ -279,7 +296,7 @@ typedef struct pl_ops {
     void (*fork_reset)(pl_mutex_t *m, pl_box_t *b);
 } pl_ops_t;
 
-typedef struct pl_lockdef {
+struct pl_lockdef {
     const char *name;        /* as CLOF_LOCK names it */
     size_t lock_size, ctx_size;
     bool inplace;            /* the lock lives inside the pthread_mutex_t */
@@ -287,7 +304,7 @@ typedef struct pl_lockdef {
     bool levels;             /* counts the levels its acquisitions take */
     const pl_ops_t *ops;     /* plain */
     const pl_ops_t *ops_st;  /* counting (CLOF_STATS=1) */
-} pl_lockdef_t;
+};
 
 extern const pl_lockdef_t pl_lockdefs[] PL_HIDDEN;
 extern const size_t pl_nlockdefs PL_HIDDEN;

@@ -26,8 +26,7 @@
 
 #include <sched.h>
 
-/* A lock lives in place when it fits in the first 8 bytes of the mutex. */
-#define PL_INPLACE(name) (sizeof(clof_##name##_t) <= 8 && _Alignof(clof_##name##_t) <= 8)
+/* PL_INPLACE(name): pl_internal.h */
 
 /* The lock fast path tries the lock (tryacquire) and leaves everything
  * else to the slow path, so that it makes no call and saves no register;

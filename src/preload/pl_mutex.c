@@ -42,33 +42,8 @@ int pl_timed_wait(pl_mutex_t *m, clockid_t clk, const struct timespec *abs,
 
 
 /* The table: CLOF_LOCK name, sizes, placement, needs the topology, counts
- * levels, ops. */
-const pl_lockdef_t pl_lockdefs[] = {
-#define PL_LOCKDEF(name, NAME)                                                 \
-    {pl_name_##name, sizeof(clof_##name##_t), sizeof(clof_##name##_ctx_t),     \
-     PL_INPLACE(name), false, false, &pl_ops_##name##0, &pl_ops_##name##1},
-#define PL_LOCKDEF_N(id, _)                                                    \
-    {pl_name_##id, sizeof(clof_##id##_t), sizeof(clof_##id##_ctx_t),           \
-     PL_INPLACE(id), true, pl_levels_##id, &pl_ops_##id##0, &pl_ops_##id##1},
-/* asl:<lock>: the topology for the core types; levels as the lock's */
-#define PL_LOCKDEF_ASL(id, levels)                                             \
-    {pl_name_asl_##id, sizeof(clof_asl_##id##_t), sizeof(clof_asl_##id##_ctx_t), \
-     PL_INPLACE(asl_##id), true, levels, &pl_ops_asl_##id##0, &pl_ops_asl_##id##1},
-#define PL_LOCKDEF_ASL_B(name, NAME) PL_LOCKDEF_ASL(name, false)
-#define PL_LOCKDEF_ASL_N(id, _) PL_LOCKDEF_ASL(id, pl_levels_##id)
-    PL_BASIC_LOCKS(PL_LOCKDEF)
-    PL_NUMA_LOCKS(PL_LOCKDEF_N)
-#ifdef PL_HAVE_ASL
-    PL_BASIC_LOCKS(PL_LOCKDEF_ASL_B)
-    PL_NUMA_LOCKS(PL_LOCKDEF_ASL_N)
-#endif
-#undef PL_LOCKDEF
-#undef PL_LOCKDEF_N
-#undef PL_LOCKDEF_ASL
-#undef PL_LOCKDEF_ASL_B
-#undef PL_LOCKDEF_ASL_N
-};
-const size_t pl_nlockdefs = sizeof pl_lockdefs / sizeof pl_lockdefs[0];
+ * levels, ops (pl_table.h). */
+#include "pl_table.h"
 
 /* ---- running on glibc's locks --------------------------------------------------- */
 static int pl_g_lock(pthread_mutex_t *m) { return pl_real.mutex_lock(m); }

@@ -3,6 +3,7 @@ heatmaps of every fixture machine; no level invented from noise; Table 2
 arithmetic; the CSV and hierarchy-file forms."""
 
 import os
+import random
 import tempfile
 import unittest
 
@@ -151,6 +152,49 @@ class Files(unittest.TestCase):
                 f.write("cpu,0,1\n0,1,2\n1,2\n")
             with self.assertRaisesRegex(ValueError, r"h.csv:3: expected 2 values"):
                 lv.read_csv(p)
+
+    def test_csv_bad_inputs_are_value_errors_with_the_line(self):
+        # found by the mutation test below: an extra row was an IndexError,
+        # a bad number a ValueError without the file and line
+        cases = [("cpu,0,1\n0,1,2\n1,2,3\n1,2,3\n", r"h.csv:4: expected 2 rows"),
+                 ("cpu,0,x\n", r"h.csv:1: expected cpu ids"),
+                 ("cpu,0,0\n", r"h.csv:1: expected distinct cpu ids"),
+                 ("cpu,0,1\n0,1,zz\n", r"h.csv:2: expected the cpu id and 2 numbers"),
+                 ("cpu,0,1\nq,1,2\n", r"h.csv:2: expected the cpu id")]
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "h.csv")
+            for text, msg in cases:
+                with open(p, "w") as f:
+                    f.write(text)
+                with self.assertRaisesRegex(ValueError, msg):
+                    lv.read_csv(p)
+
+    def test_csv_mutations(self):
+        # a small deterministic mutation fuzzer over a valid heatmap (the
+        # C parsers have libFuzzer harnesses, tests/fuzz; this one is
+        # Python): every mutant reads back or is a ValueError naming the file
+        rng = random.Random(17)
+        good = b"# c\ncpu,0,1,2\n0,nan,2.5,3\n1,2.5,nan,4\n2,3,4,nan\n"
+        alphabet = b"0123456789,.-+#\n\r cpunaex\xff"
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "h.csv")
+            for _ in range(1500):
+                b = bytearray(good)
+                for _ in range(rng.randint(1, 4)):
+                    op, i = rng.randrange(3), rng.randrange(len(b) + 1)
+                    if op == 0 and i < len(b):
+                        del b[i]
+                    elif op == 1:
+                        b.insert(i, rng.choice(alphabet))
+                    elif i < len(b):
+                        b[i] = rng.choice(alphabet)
+                with open(p, "wb") as f:
+                    f.write(bytes(b))
+                try:
+                    cpus, m, _ = lv.read_csv(p)
+                    self.assertEqual(m.shape, (len(cpus), len(cpus)))
+                except ValueError as e:
+                    self.assertTrue(str(e).startswith(p), "%r: %s" % (bytes(b), e))
 
     def test_proposed_file_checks_and_loads_back(self):
         full = tl.hierarchy("alderlake", True)
