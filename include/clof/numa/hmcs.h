@@ -47,8 +47,9 @@
  *   CAS on tail seq_cst in the release helper.
  *
  * Barrier variants (the HMCS paper, §3 Fig. 2, §5 and Appendix B Table 1),
- * a compile-time choice for the whole translation unit; each is verified
- * by `clof verify --lock hmcs-variants` (verify/clients_hmcs.c is compiled
+ * a compile-time choice for the whole translation unit; each is checked
+ * by `clof verify --lock hmcs-variants` (sc and the default verify under
+ * every model; fences and amo only under SC and TSO) (verify/clients_hmcs.c is compiled
  * once per variant) and its Armv8 instructions are checked (tests/arm,
  * bench/arm_disasm.py; docs/arm.md):
  *   (default) CLOF_HMCS_IMPLICIT  "implicit" = hmcs-vsync: the orders above.
@@ -67,13 +68,17 @@
  *                     from that read to the status store orders them.  C11
  *                     has no dependency ordering: there the store could
  *                     come before the successor's initialisation of its
- *                     status in modification order (an "S" shape), which
- *                     clof verify cannot show (it puts every store last in
- *                     modification order, docs/verification.md); the
- *                     default variant has no such gap.
+ *                     status in modification order (an "S" shape):
+ *                     clof verify's C11 model (free modification order)
+ *                     shows that hang.  Not correct as a C11 program.
+ *                     The default variant has no such gap.
  *   CLOF_HMCS_AMO     hmcs-amo: "implicit" with Table 1's LSE row: SWAP at
  *                     the root release + F_acq, SWAP below the root
- *                     release, CAS release.
+ *                     release, CAS release.  Under C11 the checker finds a
+ *                     lost update (ctest
+ *                     verify.hmcs_variants.c11_counterexamples): like
+ *                     "fences" it is the paper's placement for the Armv8
+ *                     model, not a correct C11 program; study only.
  * The fast path (compose.h's word) keeps its own orders in every variant.
  * Under the spin-park policy a waking write is seq_cst whatever the variant
  * asks (the parking handshake, wait.h); the variants' own instructions show
