@@ -15,8 +15,11 @@
 # Each run also checks, from CLOF_STATS=1 or the driver's own report, that the
 # program really ran on LOCK.  Every step is bounded by a timeout: a hang is
 # a failure.  Exit 0 pass, 1 fail, 77 skipped (program not installed:
-# scripts/deps.sh installs it).
+# scripts/deps.sh installs it).  CLOF_APP_TIMEOUT: the bound of each step in
+# seconds (default 60; tests/preload/soak.sh raises it and keeps its own
+# watchdog, which saves the stacks of a hung run).
 set -uo pipefail
+T="${CLOF_APP_TIMEOUT:-60}"
 prog="$1"; lock="$2"; lib="$3"; bindir="$4"
 tmp="$(mktemp -d)"
 mcpid=""
@@ -45,7 +48,7 @@ case "$prog" in
 leveldb)
   drv="$bindir/pl_leveldb_readrandom"
   [ -x "$drv" ] || { echo "SKIP: $drv not built (LevelDB missing: scripts/deps.sh)"; exit 77; }
-  out="$(LD_PRELOAD="$lib" CLOF_LOCK="$lock" timeout 60 "$drv" --db "$tmp/db" --keys 50000 \
+  out="$(LD_PRELOAD="$lib" CLOF_LOCK="$lock" timeout "$T" "$drv" --db "$tmp/db" --keys 50000 \
            --threads 4 --duration 2 --label test 2>"$tmp/err")"
   rc=$?
   cat "$tmp/err" >&2
@@ -58,7 +61,7 @@ leveldb)
 kyoto)
   need kccachetest; need kcgrasstest
   for t in "kccachetest wicked -th 4 -it 1 100000" "kcgrasstest wicked -th 4 -it 1 25000"; do
-    LD_PRELOAD="$lib" CLOF_LOCK="$lock" CLOF_STATS=1 timeout 60 $t >"$tmp/out" 2>"$tmp/err"
+    LD_PRELOAD="$lib" CLOF_LOCK="$lock" CLOF_STATS=1 timeout "$T" $t >"$tmp/out" 2>"$tmp/err"
     rc=$?
     [ $rc -eq 124 ] && fail "$t hung (timeout)"
     [ $rc -eq 0 ] || { tail -5 "$tmp/out" "$tmp/err" >&2; fail "$t failed (rc $rc)"; }
@@ -87,12 +90,12 @@ memcached)
     kill -KILL "$mcpid" 2>/dev/null; wait "$mcpid" 2>/dev/null; mcpid=""
   done
   [ -n "$mcpid" ] || { cat "$tmp/mc.err" >&2; fail "memcached did not start"; }
-  timeout 40 memcaslap -s "127.0.0.1:$port" -T 2 -c 32 -t 2s >"$tmp/slap" 2>&1 &
+  timeout "$T" memcaslap -s "127.0.0.1:$port" -T 2 -c 32 -t 2s >"$tmp/slap" 2>&1 &
   slap=$!
-  timeout 40 "$chk" 127.0.0.1 "$port" --keys 20000 --threads 4 --seed 1 >"$tmp/chk1" 2>&1
+  timeout "$T" "$chk" 127.0.0.1 "$port" --keys 20000 --threads 4 --seed 1 >"$tmp/chk1" 2>&1
   rc1=$?
   wait $slap; rcs=$?
-  timeout 40 "$chk" 127.0.0.1 "$port" --keys 20000 --threads 4 --seed 2 >"$tmp/chk2" 2>&1
+  timeout "$T" "$chk" 127.0.0.1 "$port" --keys 20000 --threads 4 --seed 2 >"$tmp/chk2" 2>&1
   rc2=$?
   kill -TERM "$mcpid"
   for _ in $(seq 1 200); do kill -0 "$mcpid" 2>/dev/null || break; sleep 0.05; done
