@@ -458,6 +458,21 @@ static inline clof_compose_tree_t *clof_compose_tree_new_(void)
 #define CLOF_CMP_TOPINIT_NOFAST_(N, k)                                         \
     clof_##N##_node_init##k((clof_##N##_l##k##_t *)tr->nodes[k], 0, NULL);
 
+/* Recycling of trees (optional; the preload library defines both before it
+ * includes the lock headers).  CLOF_COMPOSE_TREE_REUSE(kind) returns an idle
+ * tree of a destroyed lock of the same kind -- `kind` is the address of the
+ * lock's build function, one per lock type -- built over the process
+ * topology, exactly as its last release left it (never re-initialised: a
+ * CLH lowest level's first node may by then serve as a queue node of some
+ * context, and A-C-BO-CLH's tail may hold a released node that the next
+ * arrival recycles), or NULL; CLOF_COMPOSE_TREE_RETIRE(tree, kind) takes
+ * back a reused tree that lost the race to install itself.  By default
+ * there is no recycling: the lazy build allocates. */
+#ifndef CLOF_COMPOSE_TREE_REUSE
+#define CLOF_COMPOSE_TREE_REUSE(kind) ((clof_compose_tree_t *)NULL)
+#define CLOF_COMPOSE_TREE_RETIRE(tr, kind) ((void)(tr), (void)(kind))
+#endif
+
 /* The user-facing lock over the tree; n levels, lowest index 0. */
 /* FAST: 1 for the fast path (with CLOF_CMP_TOPINIT_), 0 without */
 #define CLOF_CMP_FRONT_(N, P, NLEV, FAIR, FAST, BUILD)                            \
@@ -521,14 +536,21 @@ static inline clof_compose_tree_t *clof_compose_tree_new_(void)
     /* first use of an all-zero lock: build over the process topology */       \
     CLOF_SLOW clof_compose_tree_t *clof_##N##_lazy_(clof_##N##_t *l)            \
     {                                                                          \
-        clof_compose_tree_t *tr =                                              \
-            clof_compose_tree_new_();                                          \
-        if (!tr || clof_##N##_build_(tr, clof_topology(), NULL) != 0)          \
-            abort(); /* out of memory at first use */                          \
+        const void *kind_ = (const void *)clof_##N##_build_;                   \
+        clof_compose_tree_t *tr = CLOF_COMPOSE_TREE_REUSE(kind_);              \
+        bool reused_ = tr != NULL;                                             \
+        if (!reused_) {                                                        \
+            tr = clof_compose_tree_new_();                                     \
+            if (!tr || clof_##N##_build_(tr, clof_topology(), NULL) != 0)      \
+                abort(); /* out of memory at first use */                      \
+        }                                                                      \
         clof_compose_tree_t *old = clof_atomicptr_cmpxchg(                     \
             &l->tree, (clof_compose_tree_t *)NULL, tr);                        \
         if (old) {                                                             \
-            clof_##N##_free_tree_(tr);                                         \
+            if (reused_)                                                       \
+                CLOF_COMPOSE_TREE_RETIRE(tr, kind_);                           \
+            else                                                               \
+                clof_##N##_free_tree_(tr);                                     \
             return old;                                                        \
         }                                                                      \
         return tr;                                                             \

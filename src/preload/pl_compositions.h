@@ -29,7 +29,8 @@
  * (pl_internal.h).  The destroy frees the tree at pthread_mutex_destroy,
  * except with CLH at the lowest level: CLH moves nodes between contexts, so
  * the tree may hold a node that a thread's context still uses; such a tree
- * stays (the test on the name is folded at compile time). */
+ * is retired as it is and reused by the next mutex's first lock
+ * (PL_RETIRE_TREE; the test on the name is folded at compile time). */
 #define BL_COMPOSED_ADAPTER_(id, name)                                         \
     enum { pl_levels_##id = 1 };                                               \
     static const char pl_name_##id[] __attribute__((unused)) = "clof:" name;   \
@@ -39,7 +40,7 @@
         if (!(name[0] == 'c' && name[1] == 'l' && name[2] == 'h' && name[3] == '-')) \
             clof_##id##_destroy(l);                                            \
         else                                                                   \
-            (void)l;                                                           \
+            PL_RETIRE_TREE(l, id);                                             \
     }
 #include "pl_gen_compositions.h"
 #undef BL_COMPOSED_ADAPTER_

@@ -278,6 +278,60 @@ void *pl_block_install(pl_mutex_t *m)
     return seen;
 }
 
+/* ---- retired trees ------------------------------------------------------------
+ * The trees of destroyed mutexes whose lock may not free them (a CLH lowest
+ * level: its first node may serve as some context's queue node; A-C-BO-CLH:
+ * its tail may hold a released node that the next arrival recycles), kept as
+ * they are and handed to the next mutex's first lock (compose.h's
+ * CLOF_COMPOSE_TREE_REUSE): the trees in the process are bounded by the most
+ * such mutexes alive at once.  One lock runs in a process, so the trees are
+ * all of one kind (the kind is checked anyway: a tree of another kind is
+ * never reused, and never freed). */
+size_t pl_trees_nfree;
+static struct pl_retired_tree_ {
+    void *tree;
+    const void *kind;
+} *pl_trees;
+static size_t pl_trees_cap;
+static uint64_t pl_trees_total, pl_trees_reused;
+
+void pl_tree_retire(void *tree, const void *kind)
+{
+    pl_glock_acquire();
+    pl_trees_total++;
+    if (pl_trees_nfree == pl_trees_cap) {
+        size_t ncap = pl_trees_cap ? pl_trees_cap * 2 : 1024;
+        struct pl_retired_tree_ *nt = pl_map(ncap * sizeof *nt);
+        if (nt == NULL) { /* keep it out of circulation: a leak, not a crash */
+            pl_glock_release();
+            return;
+        }
+        if (pl_trees != NULL) {
+            memcpy(nt, pl_trees, pl_trees_nfree * sizeof *nt);
+            munmap(pl_trees, pl_trees_cap * sizeof *nt);
+        }
+        pl_trees = nt;
+        pl_trees_cap = ncap;
+    }
+    pl_trees[pl_trees_nfree].tree = tree;
+    pl_trees[pl_trees_nfree].kind = kind;
+    __atomic_store_n(&pl_trees_nfree, pl_trees_nfree + 1, __ATOMIC_RELAXED);
+    pl_glock_release();
+}
+
+void *pl_tree_reuse_slow(const void *kind)
+{
+    void *tr = NULL;
+    pl_glock_acquire();
+    if (pl_trees_nfree > 0 && pl_trees[pl_trees_nfree - 1].kind == kind) {
+        tr = pl_trees[pl_trees_nfree - 1].tree;
+        __atomic_store_n(&pl_trees_nfree, pl_trees_nfree - 1, __ATOMIC_RELAXED);
+        pl_trees_reused++;
+    }
+    pl_glock_release();
+    return tr;
+}
+
 /* ---- per-thread registry, thread exit ---------------------------------------- */
 static pthread_key_t pl_key;
 static bool pl_key_ok;

@@ -58,6 +58,28 @@ static inline void pl_on_acquire_levels(uint32_t taken)
 }
 #define CLOF_WAIT_ON_PARK() (pl_parks++)
 #define CLOF_COMPOSE_ON_ACQUIRE(taken) pl_on_acquire_levels(taken)
+/* Trees of destroyed mutexes that may not be freed are kept and reused as
+ * they are (pl_core.c, "retired trees"; compose.h's hook): the first lock of
+ * a mutex takes one before it builds a new tree. */
+extern size_t pl_trees_nfree PL_HIDDEN;
+PL_HIDDEN void pl_tree_retire(void *tree, const void *kind);
+PL_HIDDEN void *pl_tree_reuse_slow(const void *kind);
+static inline void *pl_tree_reuse(const void *kind)
+{
+    if (__atomic_load_n(&pl_trees_nfree, __ATOMIC_RELAXED) == 0)
+        return NULL;
+    return pl_tree_reuse_slow(kind);
+}
+#define CLOF_COMPOSE_TREE_REUSE(kind) ((clof_compose_tree_t *)pl_tree_reuse(kind))
+#define CLOF_COMPOSE_TREE_RETIRE(tr, kind) pl_tree_retire((tr), (kind))
+/* pthread_mutex_destroy of such a lock: its tree goes to the retired ones */
+#define PL_RETIRE_TREE(l, id)                                                  \
+    do {                                                                       \
+        clof_compose_tree_t *t_ =                                              \
+            clof_atomicptr_xchg(&(l)->tree, (clof_compose_tree_t *)NULL);      \
+        if (t_ != NULL)                                                        \
+            pl_tree_retire(t_, (const void *)clof_##id##_build_);              \
+    } while (0)
 
 #include <clof/lock/list.h>
 #include <clof/numa/cna.h>
@@ -87,9 +109,10 @@ PL_BASIC_LOCKS(PL_BASIC_NAMED_)
  * pl_levels_<id>: the lock counts the levels each acquisition took
  * (compose.h's hook: HMCS, the cohort locks, the compositions; not CNA,
  * which has no levels).  Nothing
- * is destroyed where nothing may be freed (CNA's queue nodes are the
- * threads' contexts; a CLH lowest level moves nodes into the threads'
- * contexts).  The CLoF compositions come from pl_compositions.h. */
+ * is destroyed where nothing is allocated (CNA's queue nodes are the
+ * threads' contexts); a tree that may not be freed (a CLH lowest level moves
+ * nodes into the threads' contexts) is retired for reuse (PL_RETIRE_TREE).
+ * The CLoF compositions come from pl_compositions.h. */
 #define pl_no_destroy(l) ((void)(l))
 #define PL_NUMA_NAMED_(id, str, destroy, levels)                               \
     enum { pl_levels_##id = levels };                                          \
@@ -116,7 +139,17 @@ CLOF_COHORT_LOCKS(PL_COHORT_NAMED_)
 #endif
 #ifdef PL_HAVE_ACOHORT
 #include <clof/numa/acohort.h>
-CLOF_ABORTABLE_COHORT_LOCKS(PL_COHORT_NAMED_)
+/* A-C-BO-CLH's tree is retired, not freed: after a global release whose CAS
+ * of the tail lost to an arrival that then aborted, the idle tail holds the
+ * releaser's node (RELEASED_GLOBAL, or still being written by the releaser
+ * finishing its unlock) until the next arrival recycles it; freeing the tree
+ * would lose that node, and putting it into a pool could hand it out while
+ * the releaser still writes to it.  Reused as it is, the tree's next
+ * arrival recycles it as usual. */
+static inline void pl_acohort_destroy_a_c_bo_bo(clof_a_c_bo_bo_t *l) { clof_a_c_bo_bo_destroy(l); }
+static inline void pl_acohort_destroy_a_c_bo_clh(clof_a_c_bo_clh_t *l) { PL_RETIRE_TREE(l, a_c_bo_clh); }
+#define PL_ACOHORT_NAMED_(id, str) PL_NUMA_NAMED_(id, str, pl_acohort_destroy_##id, 1)
+CLOF_ABORTABLE_COHORT_LOCKS(PL_ACOHORT_NAMED_)
 #define PL_ABORTABLE_LOCKS(X) CLOF_ABORTABLE_COHORT_LOCKS(X)
 #else
 #define PL_ABORTABLE_LOCKS(X)
