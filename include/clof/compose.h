@@ -459,17 +459,20 @@ static inline clof_compose_tree_t *clof_compose_tree_new_(void)
     clof_##N##_node_init##k((clof_##N##_l##k##_t *)tr->nodes[k], 0, NULL);
 
 /* Recycling of trees (optional; the preload library defines both before it
- * includes the lock headers).  CLOF_COMPOSE_TREE_REUSE(kind) returns an idle
- * tree of a destroyed lock of the same kind -- `kind` is the address of the
- * lock's build function, one per lock type -- built over the process
- * topology, exactly as its last release left it (never re-initialised: a
- * CLH lowest level's first node may by then serve as a queue node of some
- * context, and A-C-BO-CLH's tail may hold a released node that the next
- * arrival recycles), or NULL; CLOF_COMPOSE_TREE_RETIRE(tree, kind) takes
- * back a reused tree that lost the race to install itself.  By default
- * there is no recycling: the lazy build allocates. */
+ * includes the lock headers; HMCS uses them too).  CLOF_COMPOSE_TREE_REUSE(kind)
+ * returns (as void *) an idle tree of a destroyed lock of the same kind --
+ * `kind` is the address of the lock's build function, one per lock type --
+ * built over the process topology, exactly as its last release left it, or
+ * NULL.  Never re-initialised: a CLH lowest level's first node may by then
+ * serve as a queue node of some context, A-C-BO-CLH's tail may hold a
+ * released node that the next arrival recycles, and a thread whose release
+ * let another thread take, release and destroy the lock may still be
+ * releasing the lower levels (the system level is released first).
+ * CLOF_COMPOSE_TREE_RETIRE(tree, kind) takes back a reused tree that lost
+ * the race to install itself.  By default there is no recycling: the lazy
+ * build allocates. */
 #ifndef CLOF_COMPOSE_TREE_REUSE
-#define CLOF_COMPOSE_TREE_REUSE(kind) ((clof_compose_tree_t *)NULL)
+#define CLOF_COMPOSE_TREE_REUSE(kind) ((void)(kind), (void *)0)
 #define CLOF_COMPOSE_TREE_RETIRE(tr, kind) ((void)(tr), (void)(kind))
 #endif
 
@@ -537,7 +540,8 @@ static inline clof_compose_tree_t *clof_compose_tree_new_(void)
     CLOF_SLOW clof_compose_tree_t *clof_##N##_lazy_(clof_##N##_t *l)            \
     {                                                                          \
         const void *kind_ = (const void *)clof_##N##_build_;                   \
-        clof_compose_tree_t *tr = CLOF_COMPOSE_TREE_REUSE(kind_);              \
+        clof_compose_tree_t *tr =                                              \
+            (clof_compose_tree_t *)CLOF_COMPOSE_TREE_REUSE(kind_);             \
         bool reused_ = tr != NULL;                                             \
         if (!reused_) {                                                        \
             tr = clof_compose_tree_new_();                                     \

@@ -26,21 +26,18 @@
 #define PL_COMPOSITION_MAX_LEVELS 3
 
 /* The name and the destroy of each composition, as PL_NUMA_LOCKS wants them
- * (pl_internal.h).  The destroy frees the tree at pthread_mutex_destroy,
- * except with CLH at the lowest level: CLH moves nodes between contexts, so
- * the tree may hold a node that a thread's context still uses; such a tree
- * is retired as it is and reused by the next mutex's first lock
- * (PL_RETIRE_TREE; the test on the name is folded at compile time). */
+ * (pl_internal.h).  The destroy retires the tree, to be reused as it is by
+ * the next mutex's first lock (PL_RETIRE_TREE: never freed -- with CLH at
+ * the lowest level the tree may hold a node that a thread's context still
+ * uses, and any tree may still be written by a thread finishing its release
+ * of the lower levels). */
 #define BL_COMPOSED_ADAPTER_(id, name)                                         \
     enum { pl_levels_##id = 1 };                                               \
     static const char pl_name_##id[] __attribute__((unused)) = "clof:" name;   \
     static const char pl_name_asl_##id[] __attribute__((unused)) = "asl:clof:" name; \
     static inline void pl_destroy_##id(clof_##id##_t *l)                       \
     {                                                                          \
-        if (!(name[0] == 'c' && name[1] == 'l' && name[2] == 'h' && name[3] == '-')) \
-            clof_##id##_destroy(l);                                            \
-        else                                                                   \
-            PL_RETIRE_TREE(l, id);                                             \
+        PL_RETIRE_TREE(l, clof_##id##_build_);                                 \
     }
 #include "pl_gen_compositions.h"
 #undef BL_COMPOSED_ADAPTER_

@@ -70,15 +70,25 @@ static inline void *pl_tree_reuse(const void *kind)
         return NULL;
     return pl_tree_reuse_slow(kind);
 }
-#define CLOF_COMPOSE_TREE_REUSE(kind) ((clof_compose_tree_t *)pl_tree_reuse(kind))
+#define CLOF_COMPOSE_TREE_REUSE(kind) pl_tree_reuse(kind)
 #define CLOF_COMPOSE_TREE_RETIRE(tr, kind) pl_tree_retire((tr), (kind))
-/* pthread_mutex_destroy of such a lock: its tree goes to the retired ones */
-#define PL_RETIRE_TREE(l, id)                                                  \
+/* pthread_mutex_destroy of a lock with a tree (HMCS, the cohort locks, the
+ * abortable cohort locks, the compositions): the tree goes to the retired
+ * ones, never to free().  Freeing it would be wrong twice over: a tree may
+ * hold nodes in use elsewhere (a CLH lowest level's nodes serve as the
+ * contexts' queue nodes; A-C-BO-CLH's idle tail may hold a node that its
+ * releaser is still writing), and a thread that released the system level
+ * may still be releasing the lower levels when another thread takes the
+ * mutex (fast path or another cohort), releases it and destroys it -- which
+ * POSIX allows (a mutex may be destroyed as soon as it is unlocked; glibc's
+ * unlock touches nothing after its release for that reason).  A retired tree
+ * stays valid memory; its next user starts from its state as it is.
+ * `build` is the lock's build function: the kind of the tree. */
+#define PL_RETIRE_TREE(l, build)                                               \
     do {                                                                       \
-        clof_compose_tree_t *t_ =                                              \
-            clof_atomicptr_xchg(&(l)->tree, (clof_compose_tree_t *)NULL);      \
+        void *t_ = (void *)clof_atomicptr_xchg(&(l)->tree, NULL);              \
         if (t_ != NULL)                                                        \
-            pl_tree_retire(t_, (const void *)clof_##id##_build_);              \
+            pl_tree_retire(t_, (const void *)(build));                         \
     } while (0)
 
 #include <clof/lock/list.h>
@@ -110,18 +120,20 @@ PL_BASIC_LOCKS(PL_BASIC_NAMED_)
  * (compose.h's hook: HMCS, the cohort locks, the compositions; not CNA,
  * which has no levels).  Nothing
  * is destroyed where nothing is allocated (CNA's queue nodes are the
- * threads' contexts); a tree that may not be freed (a CLH lowest level moves
- * nodes into the threads' contexts) is retired for reuse (PL_RETIRE_TREE).
- * The CLoF compositions come from pl_compositions.h. */
+ * threads' contexts); trees are retired for reuse (PL_RETIRE_TREE), never
+ * freed.  The CLoF compositions come from pl_compositions.h. */
 #define pl_no_destroy(l) ((void)(l))
 #define PL_NUMA_NAMED_(id, str, destroy, levels)                               \
     enum { pl_levels_##id = levels };                                          \
     static const char pl_name_##id[] __attribute__((unused)) = str;            \
     static const char pl_name_asl_##id[] __attribute__((unused)) = "asl:" str; \
     static inline void pl_destroy_##id(clof_##id##_t *l) { destroy(l); }
-PL_NUMA_NAMED_(hmcs, "hmcs", clof_hmcs_destroy, 1)
+#define pl_retire_hmcs(l) PL_RETIRE_TREE(l, clof_hmcs_build_)
+PL_NUMA_NAMED_(hmcs, "hmcs", pl_retire_hmcs, 1)
 PL_NUMA_NAMED_(cna, "cna", pl_no_destroy, 0)
-#define PL_COHORT_NAMED_(id, str) PL_NUMA_NAMED_(id, str, clof_##id##_destroy, 1)
+#define PL_COHORT_NAMED_(id, str)                                              \
+    static inline void pl_retire_##id(clof_##id##_t *l) { PL_RETIRE_TREE(l, clof_##id##_build_); } \
+    PL_NUMA_NAMED_(id, str, pl_retire_##id, 1)
 CLOF_COHORT_LOCKS(PL_COHORT_NAMED_)
 #define PL_NAMED_NUMA_LOCKS(X)                                                 \
     X(hmcs, HMCS)                                                              \
@@ -139,17 +151,14 @@ CLOF_COHORT_LOCKS(PL_COHORT_NAMED_)
 #endif
 #ifdef PL_HAVE_ACOHORT
 #include <clof/numa/acohort.h>
-/* A-C-BO-CLH's tree is retired, not freed: after a global release whose CAS
- * of the tail lost to an arrival that then aborted, the idle tail holds the
- * releaser's node (RELEASED_GLOBAL, or still being written by the releaser
- * finishing its unlock) until the next arrival recycles it; freeing the tree
- * would lose that node, and putting it into a pool could hand it out while
- * the releaser still writes to it.  Reused as it is, the tree's next
- * arrival recycles it as usual. */
-static inline void pl_acohort_destroy_a_c_bo_bo(clof_a_c_bo_bo_t *l) { clof_a_c_bo_bo_destroy(l); }
-static inline void pl_acohort_destroy_a_c_bo_clh(clof_a_c_bo_clh_t *l) { PL_RETIRE_TREE(l, a_c_bo_clh); }
-#define PL_ACOHORT_NAMED_(id, str) PL_NUMA_NAMED_(id, str, pl_acohort_destroy_##id, 1)
-CLOF_ABORTABLE_COHORT_LOCKS(PL_ACOHORT_NAMED_)
+/* Their trees are retired too (PL_RETIRE_TREE): after a global release
+ * whose CAS of the tail lost to an arrival that then aborted, A-C-BO-CLH's
+ * idle tail holds the releaser's node (RELEASED_GLOBAL, or still being
+ * written by the releaser finishing its unlock) until the next arrival
+ * recycles it; freeing the tree lost that node (the leak of issue 17), and
+ * putting the node into a pool could hand it out while the releaser still
+ * writes to it.  Reused as it is, the tree's next arrival recycles it. */
+CLOF_ABORTABLE_COHORT_LOCKS(PL_COHORT_NAMED_)
 #define PL_ABORTABLE_LOCKS(X) CLOF_ABORTABLE_COHORT_LOCKS(X)
 #else
 #define PL_ABORTABLE_LOCKS(X)

@@ -276,6 +276,8 @@ int main(int argc, char **argv)
         return 2;
     }
     g_iters = 40000 / g_threads;
+    if (getenv("ACOHORT_ITERS")) /* acohort_chaos.sh: longer runs */
+        g_iters = atoi(getenv("ACOHORT_ITERS"));
     signal(SIGALRM, on_alarm);
     alarm(120);
     int rc = -1;

@@ -9,7 +9,8 @@
  * R mutexes and R condition variables (default 100,000 each), in batches of
  * 100: the main thread initialises a batch (half with pthread_*_init, half
  * with the static initializers), it and two workers lock every mutex of the
- * batch (in different orders: they contend), signal its condition variable,
+ * batch (in different orders: they contend; every seventh with a timed lock
+ * of a few microseconds, which may time out), signal its condition variable,
  * and now and then wait on it with a deadline already passed (a waiter
  * queued and dequeued); one new thread per batch (T in all, default 1,000)
  * locks some of them and exits; then the main thread destroys the batch.
@@ -29,6 +30,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,13 +72,43 @@ static long rss_kib(void)
     return res * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-/* thread `who` (0 = main) goes over the batch in its own order */
+static long acquired; /* successful acquisitions of the batch (atomic) */
+
+/* a deadline d nanoseconds from now, on CLOCK_REALTIME */
+static struct timespec in_ns(long d)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += d;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    return ts;
+}
+
+/* thread `who` (0 = main) goes over the batch in its own order; every
+ * seventh mutex with a timed lock of a few microseconds (an abortable lock
+ * then abandons queue nodes in the lock, which its destroy must not lose) */
 static void contend(int who)
 {
+    long mine = 0;
     for (int j = 0; j < BATCH; j++) {
-        int i = who == 1 ? BATCH - 1 - j : (j * 7 + who * 13) % BATCH;
-        EQ(pthread_mutex_lock(&mx[i]), 0);
+        /* all in the same order, one of them a few steps behind: they meet */
+        int i = who == 1 ? (j + 3) % BATCH : j;
+        if (i % 7 == who) {
+            struct timespec ts = in_ns(2000 + 1000 * j % 8000);
+            int r = pthread_mutex_timedlock(&mx[i], &ts);
+            if (r == ETIMEDOUT)
+                continue;
+            EQ(r, 0);
+        } else {
+            EQ(pthread_mutex_lock(&mx[i]), 0);
+        }
+        mine++;
         cnt[i]++;
+        if ((j & 7) == 0)
+            sched_yield(); /* a holder off the cpu: the others queue */
         pthread_cond_signal(&cv[i]);
         if (i % 10 == who) { /* queue and time out at once (or be signalled) */
             int r = pthread_cond_timedwait(&cv[i], &mx[i], &past);
@@ -85,6 +117,7 @@ static void contend(int who)
         }
         EQ(pthread_mutex_unlock(&mx[i]), 0);
     }
+    __atomic_fetch_add(&acquired, mine, __ATOMIC_RELAXED);
 }
 
 static void *worker(void *p)
@@ -178,7 +211,7 @@ int main(int argc, char **argv)
             EQ(pthread_cond_destroy(&cv[i]), 0);
             EQ(pthread_mutex_destroy(&mx[i]), 0);
         }
-        EQ(sum, (WORKERS + 1) * BATCH + (passed ? 3 : 0));
+        EQ(sum, __atomic_exchange_n(&acquired, 0, __ATOMIC_RELAXED) + (passed ? 3 : 0));
         if (b == nbatches / 10)
             rss_warm = rss_kib();
     }

@@ -269,13 +269,21 @@ static inline void clof_hmcs_destroy(clof_hmcs_t *l)
 CLOF_SLOW clof_hmcs_tree_t *clof_hmcs_lazy_(clof_hmcs_t *l)
 {
     const clof_topology_t *t = clof_topology();
-    clof_hmcs_tree_t *tr = clof_hmcs_build_(t, clof_topo_nlevels(t), NULL);
+    /* a retired tree, if the user recycles them (compose.h's hook) */
+    const void *kind = (const void *)clof_hmcs_build_;
+    clof_hmcs_tree_t *tr = (clof_hmcs_tree_t *)CLOF_COMPOSE_TREE_REUSE(kind);
+    bool reused = tr != NULL;
+    if (!reused)
+        tr = clof_hmcs_build_(t, clof_topo_nlevels(t), NULL);
     if (!tr)
         abort(); /* out of memory at first use */
     clof_hmcs_tree_t *old =
         clof_atomicptr_cmpxchg(&l->tree, (clof_hmcs_tree_t *)NULL, tr);
     if (old) {
-        clof_hmcs_free_tree_(tr);
+        if (reused)
+            CLOF_COMPOSE_TREE_RETIRE(tr, kind);
+        else
+            clof_hmcs_free_tree_(tr);
         return old;
     }
     return tr;
