@@ -61,7 +61,7 @@ fails=0
 for l in $locks; do
   emu="numa:2,cache:2,core:2"
   case "$l" in asl:*) emu="$root/tests/preload/asl-3level.topo" ;; esac
-  line="$(LD_PRELOAD="$lib" CLOF_LOCK="$l" CLOF_EMULATE="$emu" timeout 300 \
+  line="$(LD_PRELOAD="$lib" CLOF_LOCK="$l" CLOF_EMULATE="$emu" CLOF_ALLOW_WITHDRAWN=1 timeout 300 \
           "$bin/pl_leak" --rounds "$rounds" --threads "$threads" --bound-kib "$bound" 2>&1)"
   rc=$?
   v() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<<"$line" | head -1; }

@@ -28,6 +28,24 @@ static const struct {
     {"hemctr", "hem"},
 };
 
+/* name (as the table spells it; asl: over it too) is in PL_WITHDRAWN_NAMES */
+bool pl_is_withdrawn(const char *name)
+{
+    if (strncmp(name, "asl:", 4) == 0)
+        name += 4;
+    const char *p = PL_WITHDRAWN_NAMES;
+    size_t n = strlen(name);
+    while (*p) {
+        size_t len = strcspn(p, " ");
+        if (len == n && strncmp(p, name, n) == 0)
+            return true;
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    return false;
+}
+
 static bool pl_is_pending(const char *v)
 {
 #ifndef PL_HAVE_ASL
@@ -105,7 +123,7 @@ static void pl_known_names(char *buf, size_t size)
     buf[0] = 0;
     for (size_t i = 0; i < pl_nlockdefs && off < size; i++) {
         if (strncmp(pl_lockdefs[i].name, "clof:", 5) == 0 ||
-            strncmp(pl_lockdefs[i].name, "asl:", 4) == 0)
+            strncmp(pl_lockdefs[i].name, "asl:", 4) == 0 || pl_is_withdrawn(pl_lockdefs[i].name))
             continue;
         int n = snprintf(buf + off, size - off, "%s%s", i ? " " : "", pl_lockdefs[i].name);
         if (n < 0)

@@ -288,6 +288,12 @@ void *pl_block_install(pl_mutex_t *m)
  * all of one kind (the kind is checked anyway: a tree of another kind is
  * never reused, and never freed). */
 size_t pl_trees_nfree;
+/* Under LeakSanitizer (a program built with -fsanitize=leak or address, or
+ * liblsan preloaded), the table of retired trees -- our own mmap'd memory,
+ * which LSan does not scan -- is registered as a root region, so that the
+ * trees it holds are not reported as leaked. */
+extern void __lsan_register_root_region(const void *p, size_t size) __attribute__((weak));
+extern void __lsan_unregister_root_region(const void *p, size_t size) __attribute__((weak));
 static struct pl_retired_tree_ {
     void *tree;
     const void *kind;
@@ -306,8 +312,12 @@ void pl_tree_retire(void *tree, const void *kind)
             pl_glock_release();
             return;
         }
+        if (__lsan_register_root_region)
+            __lsan_register_root_region(nt, ncap * sizeof *nt);
         if (pl_trees != NULL) {
             memcpy(nt, pl_trees, pl_trees_nfree * sizeof *nt);
+            if (__lsan_unregister_root_region)
+                __lsan_unregister_root_region(pl_trees, pl_trees_cap * sizeof *nt);
             munmap(pl_trees, pl_trees_cap * sizeof *nt);
         }
         pl_trees = nt;
@@ -497,6 +507,17 @@ static void pl_configure(void)
     }
     const pl_lockdef_t *d = cf.lock;
     const char *v = cf.value;
+    if (pl_is_withdrawn(d->name)) {
+        const char *ok = getenv("CLOF_ALLOW_WITHDRAWN");
+        if (ok == NULL || strcmp(ok, "1") != 0) {
+            pl_say("clof-preload: CLOF_LOCK='%s' is withdrawn from the preload library "
+                   "(it hung under it, cause not found; see docs/reliability.md); "
+                   "running on glibc's pthread mutexes",
+                   v);
+            pl_glibc_mode = true;
+            return;
+        }
+    }
     if (d->hierarchical) {
         /* the process topology, now: its loading takes a pthread mutex,
          * which this thread may take during start-up only (it is then a

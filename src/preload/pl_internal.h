@@ -197,6 +197,19 @@ PL_NUMA_LOCKS(PL_ASL_DECLARE_)
 #define PL_PENDING_NAMES "a-c-bo-bo a-c-bo-clh asl:<lock>"
 #endif
 
+/* Locks withdrawn from the library: built and tested, but not offered to
+ * programs.  CLOF_LOCK naming one of them (or asl: over it) says so in one
+ * line and the program runs on glibc's mutexes, unless CLOF_ALLOW_WITHDRAWN=1
+ * (for the project's own tests and soak runs).
+ *   a-c-bo-clh: it hung twice under this library on 2026-11-21 (two waiters
+ *     polling queue nodes whose owner was gone, one thread releasing the
+ *     node another had just enqueued) and the cause was not found: the
+ *     model checker, random-delay stress of the algorithm with a checking
+ *     node pool and soak runs did not reproduce it (docs/reliability.md).
+ *     A lock that may hang must not run under unmodified programs. */
+#define PL_WITHDRAWN_NAMES "a-c-bo-clh"
+PL_HIDDEN bool pl_is_withdrawn(const char *name); /* pl_config.c */
+
 /* The lock used when CLOF_LOCK is unset or empty: the one that met every
  * goal on the 2-vCPU machine of docs/preload.md (the FIFO locks collapse
  * when runnable threads outnumber cpus four to one, see the figures). */

@@ -279,7 +279,9 @@ int main(int argc, char **argv)
     if (getenv("ACOHORT_ITERS")) /* acohort_chaos.sh: longer runs */
         g_iters = atoi(getenv("ACOHORT_ITERS"));
     signal(SIGALRM, on_alarm);
-    alarm(120);
+    /* ACOHORT_ALARM=0: no watchdog of its own (acohort_chaos.sh keeps one
+     * that saves the stacks first) */
+    alarm(getenv("ACOHORT_ALARM") ? (unsigned)atoi(getenv("ACOHORT_ALARM")) : 120u);
     int rc = -1;
     if (!strcmp(argv[1], "a_c_bo_bo"))
         rc = a_c_bo_bo_run(argv[2]);

@@ -1579,8 +1579,20 @@ static void t_config(void)
     CHECK(strstr(err, "glibc"), "message does not say it runs on glibc");
     CHECK(strstr(err, "hmcs") && strstr(err, "cna") && strstr(err, "c-bo-mcs") &&
               strstr(err, "c-tkt-tkt") && strstr(err, "c-ptl-tkt") && strstr(err, "a-c-bo-bo") &&
-              strstr(err, "a-c-bo-clh") && strstr(err, "clof:<"),
+              strstr(err, "clof:<"),
           "message does not list the NUMA locks");
+    /* a withdrawn lock (pl_internal.h, PL_WITHDRAWN_NAMES) is not listed,
+     * and naming it runs the program on glibc with one line saying why */
+    CHECK(!strstr(err, "a-c-bo-clh"), "the withdrawn a-c-bo-clh is listed");
+    unsetenv("CLOF_ALLOW_WITHDRAWN");
+    EQ(run_self("glibc_child", "a-c-bo-clh", NULL, err, sizeof err), 0);
+    printf("stderr with CLOF_LOCK=a-c-bo-clh: %s", err);
+    EQ(count_lines(err), 1);
+    CHECK(strstr(err, "a-c-bo-clh") && strstr(err, "withdrawn") && strstr(err, "glibc"),
+          "the withdrawn lock is not refused with its reason");
+    EQ(run_self("glibc_child", "asl:a-c-bo-clh", NULL, err, sizeof err), 0);
+    EQ(count_lines(err), 1);
+    CHECK(strstr(err, "withdrawn"), "asl: over the withdrawn lock is not refused");
     /* asl:<lock>, LibASL's reorderable lock over any lock: an unknown base
      * is reported like an unknown lock; the base may be spelled any way
      * CLOF_LOCK accepts */
