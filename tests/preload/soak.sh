@@ -11,7 +11,9 @@
 #               a CLoF composition (clof:*, a random one of the 80 each run)
 #               and an asl: lock (asl:*, over a random lock each run); or a
 #               comma-separated list of CLOF_LOCK names (clof:* and asl:*
-#               allowed).  --lock NAME is --locks NAME.
+#               allowed).  --lock NAME is --locks NAME.  Withdrawn locks
+#               (a-c-bo-clh, docs/reliability.md) are included: the soak
+#               sets CLOF_ALLOW_WITHDRAWN=1.
 #   --programs  comma-separated, default all of:
 #                 conform   tests/preload/pl_conform TEST (the TESTs given,
 #                           or a mix of mutual exclusion, trylock, timed,
@@ -180,27 +182,29 @@ run_one() {
     esac
     local emu=$emulate
     case "$lock" in asl:*) emu=$asl_topo ;; esac
+    # withdrawn locks (docs/reliability.md) run here on purpose
+    local allow=CLOF_ALLOW_WITHDRAWN=1
     case "$prog" in
     conform)
         what=${tests[$((k % ${#tests[@]}))]}
         cmd=("$bin/pl_conform" "$what")
-        envx=(LD_PRELOAD="$lib" CLOF_LOCK="$lock" CLOF_EMULATE="$emu" CLOF_STATS=1)
+        envx=(LD_PRELOAD="$lib" CLOF_LOCK="$lock" CLOF_EMULATE="$emu" CLOF_STATS=1 "$allow")
         fifo_ok=1 ;;
     forkexec)
         what=4
         cmd=("$bin/pl_forkexec" 4)
-        envx=(LD_PRELOAD="$lib" CLOF_LOCK="$lock" CLOF_EMULATE="$emu" CLOF_STATS=1)
+        envx=(LD_PRELOAD="$lib" CLOF_LOCK="$lock" CLOF_EMULATE="$emu" CLOF_STATS=1 "$allow")
         fifo_ok=1 ;;
     hostile)
         local h
         h=$(hostile_env "$k")
         what=$(printf '%q' "$h" | cut -c1-60)
-        envx=(LD_PRELOAD="$lib" CLOF_LOCK="$lock" CLOF_EMULATE="$emu" CLOF_STATS=1 "$h")
+        envx=(LD_PRELOAD="$lib" CLOF_LOCK="$lock" CLOF_EMULATE="$emu" CLOF_STATS=1 "$allow" "$h")
         cmd=("$bin/pl_forkexec" 2)
         fifo_ok=1 ;;
     leveldb | kyoto | memcached)
         what=$prog
-        envx=(CLOF_EMULATE="$emu" CLOF_STATS=1 CLOF_APP_TIMEOUT=$((timeout_s * 2)))
+        envx=(CLOF_EMULATE="$emu" CLOF_STATS=1 "$allow" CLOF_APP_TIMEOUT=$((timeout_s * 2)))
         cmd=("$here/run_app.sh" "$prog" "$lock" "$lib" "$bin")
         [ "$prog" = leveldb ] && fifo_ok=1 ;;
     esac
