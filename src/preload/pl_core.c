@@ -579,6 +579,11 @@ static void pl_fork_child(void)
     memset(pl_levels, 0, sizeof pl_levels);
     memset(&pl_tls.st, 0, sizeof pl_tls.st);
     pl_parks = 0;
+    /* Retired trees: one may have been in the middle of a release by a
+     * thread that does not exist here (its lower levels released late,
+     * "retired trees" above): the child forgets them (a leak in the child,
+     * never a lock that stays held). */
+    pl_trees_nfree = 0;
     pl_registry = NULL;
     pl_threads_live = 0;
     pl_threads_seen = 0;
