@@ -28,6 +28,8 @@
 #   --minutes M run for M minutes (runs in progress finish); --runs N: stop
 #               after N runs (default 200 when neither is given)
 #   --jobs J    J runs at a time (default 1)
+#   --table F   only print the table of the records file F of an earlier
+#               soak (soak-STAMP.tsv)
 #   --timeout S a run still going after S seconds (default 180) is a hang:
 #               every thread's stack of every process of the run (gdb, or
 #               eu-stack) goes to --out with its output, the run is killed,
@@ -61,6 +63,7 @@ emulate=numa:2,cache:2,core:2
 migrate=1
 fifo=1
 tests=()
+table_of=
 while [ $# -gt 0 ]; do
     case "$1" in
     --build) build=$2; shift 2 ;;
@@ -74,11 +77,38 @@ while [ $# -gt 0 ]; do
     --emulate) emulate=$2; shift 2 ;;
     --no-migrate) migrate=0; shift ;;
     --no-fifo) fifo=0; shift ;;
-    -h | --help) sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --table) table_of=$2; shift 2 ;;
+    -h | --help) sed -n '2,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "soak.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) tests+=("$1"); shift ;;
     esac
 done
+# the table of a records file: clof:* and asl:* runs count under their family
+soak_table() { # records title
+    echo "$2"
+    echo
+    echo "| lock | program | runs | hours | acquisitions | hangs | wrong results | skipped |"
+    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    awk -F'\t' '
+        { l = $1; if (l ~ /^clof:/) l = "clof:*"; else if (l ~ /^asl:/) l = "asl:*"
+          k = l SUBSEP $2; if (!(k in n)) order[++no] = k
+          n[k]++; s[k] += $4; a[k] += $5
+          if ($3 == "hang") h[k]++; if ($3 == "wrong") w[k]++; if ($3 == "skip") sk[k]++
+          tn++; ts += $4; ta += $5; th += ($3 == "hang"); tw += ($3 == "wrong") }
+        END { for (i = 1; i <= no; i++) { k = order[i]; split(k, p, SUBSEP)
+                printf "| %s | %s | %d | %.3f | %d | %d | %d | %d |\n", p[1], p[2], n[k], s[k] / 3600, a[k], h[k], w[k], sk[k] }
+              printf "| **all** | | %d | %.3f | %d | %d | %d | |\n", tn, ts / 3600, ta, th, tw }' "$1" |
+        sort -t'|' -k2,2 -k3,3 -s | awk '/\*\*all\*\*/ {last = $0; next} {print} END {print last}'
+    echo
+    echo "Compositions and asl: locks run: $(cut -f1 "$1" | grep -E '^(clof|asl):' | sort -u | tr '\n' ' ')"
+    echo
+    echo "Hours: the runs' own wall time summed (with --jobs J, about J times the soak's duration)."
+}
+if [ -n "$table_of" ]; then # --table RECORDS: the table of an earlier soak
+    soak_table "$table_of" "# soak.sh: $(wc -l <"$table_of") runs ($table_of)"
+    ! grep -qE $'\t(hang|wrong)\t' "$table_of"
+    exit
+fi
 [ "$minutes" != 0 ] || [ "$runs" != 0 ] || runs=200
 [ ${#tests[@]} -gt 0 ] || tests=(mutex_init mixed timedlock threads_10k mutex_static
     handoverhand trylock cond_pc cond_signal cond_timed cond_cancel fork sched_fifo
@@ -304,27 +334,7 @@ for ((w = 0; w < jobs; w++)); do worker $w & done
 wait
 elapsed=$(($(date +%s) - start_s))
 
-# the table: clof:* and asl:* runs count under their family
-{
-    echo "# soak.sh $stamp: $(wc -l <"$recs") runs in $((elapsed / 60)) min $((elapsed % 60)) s, commit $commit, $jobs at a time, $(nproc) cpus"
-    echo
-    echo "| lock | program | runs | hours | acquisitions | hangs | wrong results | skipped |"
-    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-    awk -F'\t' '
-        { l = $1; if (l ~ /^clof:/) l = "clof:*"; else if (l ~ /^asl:/) l = "asl:*"
-          k = l SUBSEP $2; if (!(k in n)) order[++no] = k
-          n[k]++; s[k] += $4; a[k] += $5
-          if ($3 == "hang") h[k]++; if ($3 == "wrong") w[k]++; if ($3 == "skip") sk[k]++
-          tn++; ts += $4; ta += $5; th += ($3 == "hang"); tw += ($3 == "wrong") }
-        END { for (i = 1; i <= no; i++) { k = order[i]; split(k, p, SUBSEP)
-                printf "| %s | %s | %d | %.3f | %d | %d | %d | %d |\n", p[1], p[2], n[k], s[k] / 3600, a[k], h[k], w[k], sk[k] }
-              printf "| **all** | | %d | %.3f | %d | %d | %d | |\n", tn, ts / 3600, ta, th, tw }' "$recs" |
-        sort -t'|' -k2,2 -k3,3 -s | awk '/\*\*all\*\*/ {last = $0; next} {print} END {print last}'
-    echo
-    echo "Compositions and asl: locks run: $(cut -f1 "$recs" | grep -E '^(clof|asl):' | sort -u | tr '\n' ' ')"
-    echo
-    echo "Hours: the runs' own wall time summed (with --jobs J, about J times the soak's duration)."
-} >"$summary"
+soak_table "$recs" "# soak.sh $stamp: $(wc -l <"$recs") runs in $((elapsed / 60)) min $((elapsed % 60)) s, commit $commit, $jobs at a time, $(nproc) cpus" >"$summary"
 cat "$summary"
 echo "records: $recs"
 ! grep -qE $'\t(hang|wrong)\t' "$recs"
