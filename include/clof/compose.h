@@ -461,7 +461,8 @@ static inline clof_compose_tree_t *clof_compose_tree_new_(void)
 /* Recycling of trees (optional; the preload library defines both before it
  * includes the lock headers; HMCS uses them too).  CLOF_COMPOSE_TREE_REUSE(kind)
  * returns (as void *) an idle tree of a destroyed lock of the same kind --
- * `kind` is the address of the lock's build function, one per lock type --
+ * `kind` is clof_<name>_tree_kind_(), an address unique to the lock type
+ * (in each translation unit) --
  * built over the process topology, exactly as its last release left it, or
  * NULL.  Never re-initialised: a CLH lowest level's first node may by then
  * serve as a queue node of some context, A-C-BO-CLH's tail may hold a
@@ -537,9 +538,15 @@ static inline clof_compose_tree_t *clof_compose_tree_new_(void)
         clof_atomicptr_write_rlx(&l->tree, (clof_compose_tree_t *)NULL);       \
     }                                                                          \
     /* first use of an all-zero lock: build over the process topology */       \
+    /* the kind of this lock's trees, for CLOF_COMPOSE_TREE_REUSE */         \
+    CLOF_GEN_ const void *clof_##N##_tree_kind_(void)                         \
+    {                                                                          \
+        static const char kind_ = 0;                                           \
+        return &kind_;                                                         \
+    }                                                                          \
     CLOF_SLOW clof_compose_tree_t *clof_##N##_lazy_(clof_##N##_t *l)            \
     {                                                                          \
-        const void *kind_ = (const void *)clof_##N##_build_;                   \
+        const void *kind_ = clof_##N##_tree_kind_();                           \
         clof_compose_tree_t *tr =                                              \
             (clof_compose_tree_t *)CLOF_COMPOSE_TREE_REUSE(kind_);             \
         bool reused_ = tr != NULL;                                             \

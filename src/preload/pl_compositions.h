@@ -37,7 +37,7 @@
     static const char pl_name_asl_##id[] __attribute__((unused)) = "asl:clof:" name; \
     static inline void pl_destroy_##id(clof_##id##_t *l)                       \
     {                                                                          \
-        PL_RETIRE_TREE(l, clof_##id##_build_);                                 \
+        PL_RETIRE_TREE(l, clof_##id##_tree_kind_());                           \
     }
 #include "pl_gen_compositions.h"
 #undef BL_COMPOSED_ADAPTER_

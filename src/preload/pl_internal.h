@@ -83,12 +83,12 @@ static inline void *pl_tree_reuse(const void *kind)
  * POSIX allows (a mutex may be destroyed as soon as it is unlocked; glibc's
  * unlock touches nothing after its release for that reason).  A retired tree
  * stays valid memory; its next user starts from its state as it is.
- * `build` is the lock's build function: the kind of the tree. */
-#define PL_RETIRE_TREE(l, build)                                               \
+ * `kind` is the lock's clof_<name>_tree_kind_(): the kind of the tree. */
+#define PL_RETIRE_TREE(l, kind)                                                \
     do {                                                                       \
         void *t_ = (void *)clof_atomicptr_xchg(&(l)->tree, NULL);              \
         if (t_ != NULL)                                                        \
-            pl_tree_retire(t_, (const void *)(build));                         \
+            pl_tree_retire(t_, (kind));                                        \
     } while (0)
 
 #include <clof/lock/list.h>
@@ -128,11 +128,11 @@ PL_BASIC_LOCKS(PL_BASIC_NAMED_)
     static const char pl_name_##id[] __attribute__((unused)) = str;            \
     static const char pl_name_asl_##id[] __attribute__((unused)) = "asl:" str; \
     static inline void pl_destroy_##id(clof_##id##_t *l) { destroy(l); }
-#define pl_retire_hmcs(l) PL_RETIRE_TREE(l, clof_hmcs_build_)
+#define pl_retire_hmcs(l) PL_RETIRE_TREE(l, clof_hmcs_tree_kind_())
 PL_NUMA_NAMED_(hmcs, "hmcs", pl_retire_hmcs, 1)
 PL_NUMA_NAMED_(cna, "cna", pl_no_destroy, 0)
 #define PL_COHORT_NAMED_(id, str)                                              \
-    static inline void pl_retire_##id(clof_##id##_t *l) { PL_RETIRE_TREE(l, clof_##id##_build_); } \
+    static inline void pl_retire_##id(clof_##id##_t *l) { PL_RETIRE_TREE(l, clof_##id##_tree_kind_()); } \
     PL_NUMA_NAMED_(id, str, pl_retire_##id, 1)
 CLOF_COHORT_LOCKS(PL_COHORT_NAMED_)
 #define PL_NAMED_NUMA_LOCKS(X)                                                 \

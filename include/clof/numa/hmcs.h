@@ -266,11 +266,18 @@ static inline void clof_hmcs_destroy(clof_hmcs_t *l)
     clof_atomicptr_write_rlx(&l->tree, (clof_hmcs_tree_t *)NULL);
 }
 
+/* the kind of HMCS trees, for compose.h's CLOF_COMPOSE_TREE_REUSE */
+static inline const void *clof_hmcs_tree_kind_(void)
+{
+    static const char kind = 0;
+    return &kind;
+}
+
 CLOF_SLOW clof_hmcs_tree_t *clof_hmcs_lazy_(clof_hmcs_t *l)
 {
     const clof_topology_t *t = clof_topology();
     /* a retired tree, if the user recycles them (compose.h's hook) */
-    const void *kind = (const void *)clof_hmcs_build_;
+    const void *kind = clof_hmcs_tree_kind_();
     clof_hmcs_tree_t *tr = (clof_hmcs_tree_t *)CLOF_COMPOSE_TREE_REUSE(kind);
     bool reused = tr != NULL;
     if (!reused)
