@@ -537,13 +537,14 @@ static inline clof_compose_tree_t *clof_compose_tree_new_(void)
             clof_##N##_free_tree_(tr);                                         \
         clof_atomicptr_write_rlx(&l->tree, (clof_compose_tree_t *)NULL);       \
     }                                                                          \
-    /* first use of an all-zero lock: build over the process topology */       \
     /* the kind of this lock's trees, for CLOF_COMPOSE_TREE_REUSE */         \
     CLOF_GEN_ const void *clof_##N##_tree_kind_(void)                         \
     {                                                                          \
         static const char kind_ = 0;                                           \
         return &kind_;                                                         \
     }                                                                          \
+    /* first use of an all-zero lock: a retired tree (if the user recycles \
+     * them), else one built over the process topology */                   \
     CLOF_SLOW clof_compose_tree_t *clof_##N##_lazy_(clof_##N##_t *l)            \
     {                                                                          \
         const void *kind_ = clof_##N##_tree_kind_();                           \
