@@ -12,7 +12,7 @@ add_executable(clof-asl-epoch-cost ${CMAKE_CURRENT_LIST_DIR}/asl_epoch_cost.c)
 target_link_libraries(clof-asl-epoch-cost PRIVATE clof_static Threads::Threads)
 target_compile_options(clof-asl-epoch-cost PRIVATE ${CLOF_WARNINGS})
 
-if(EXISTS ${CMAKE_SOURCE_DIR}/verify/fiber.c AND EXISTS ${CMAKE_SOURCE_DIR}/verify/CMakeLists.txt
+if(EXISTS ${CMAKE_SOURCE_DIR}/fiber/fiber.c AND EXISTS ${CMAKE_SOURCE_DIR}/verify/CMakeLists.txt
    AND EXISTS ${CMAKE_SOURCE_DIR}/sim/sim.c)
   add_executable(clof-asl-bench-sim ${CMAKE_CURRENT_LIST_DIR}/asl_bench.c)
   target_compile_definitions(clof-asl-bench-sim PRIVATE ASL_BENCH_SIM=1

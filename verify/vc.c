@@ -4,7 +4,7 @@
  * it covers and what it does not.
  *
  * Structure
- *   fibers        one fiber per thread (verify/fiber.h, the fiber runtime
+ *   fibers        one fiber per thread (fiber/fiber.h, the fiber runtime
  *                 shared with the simulation backend); the scheduler runs
  *                 on the caller's stack.
  *   memory        SC: the program's own memory.  TSO: the program's memory
