@@ -48,7 +48,7 @@ extern const vc_client_t vc_clients_swapped[];
 extern const vc_client_t vc_clients_timed[];
 
 #ifdef CLOF_BACKEND_HEADER
-#include <clof/atomic.h>
+#include <clof/await.h>
 #include <clof/topology.h>
 #include <clof/wait.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
  */
 #include "litmus.h"
 
-#include <clof/atomic.h>
+#include <clof/await.h>
 
 #include <stdlib.h>
 #include <string.h>

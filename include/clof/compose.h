@@ -99,6 +99,8 @@
 #define CLOF_COMPOSE_H
 
 #include <clof/lock/list.h>
+#include <clof/numa/fast.h>
+#include <clof/numa/levels.h>
 #include <clof/topology.h>
 
 #include <stdlib.h>
@@ -126,113 +128,6 @@
 
 /* generated functions: a declared lock need not use all of them */
 #define CLOF_GEN_ static inline __attribute__((unused))
-
-#ifndef CLOF_COMPOSE_THRESHOLD
-#define CLOF_COMPOSE_THRESHOLD CLOF_TOPO_DEFAULT_THRESHOLD
-#endif
-
-/* Hook for handover accounting (bench): called by the owner after a full
- * acquire with the levels it had to take (0 = passed at the lowest level). */
-#ifndef CLOF_COMPOSE_ON_ACQUIRE
-#define CLOF_COMPOSE_ON_ACQUIRE(levels_taken) ((void)0)
-#endif
-
-/* ---- the fast path's word (see the header comment) ---- */
-/* the hierarchy's paths behind the fast path: called, not inlined (not
- * CLOF_SLOW: `cold` would optimise every inlined level of the contended
- * path for size) */
-#define CLOF_CMP_OUTLINE_ static __attribute__((noinline, unused))
-#define CLOF_CMP_HELD_ 1u
-#define CLOF_CMP_TOPWAIT_ 2u
-#ifdef CLOF_COMPOSE_NO_FAST_PATH
-#define CLOF_COMPOSE_FAST_ 0
-#else
-#define CLOF_COMPOSE_FAST_ 1
-#endif
-
-/* An arrival's (and tryacquire's) attempt. */
-CLOF_INLINE bool clof_compose_fast_try_(clof_atomic32_t *f)
-{
-    return clof_atomic32_read_rlx(f) == 0 &&
-           clof_atomic32_cas_acq(f, 0, CLOF_CMP_HELD_);
-}
-/* The fast owner's release. */
-CLOF_INLINE void clof_compose_fast_release_(clof_atomic32_t *f)
-{
-    uint32_t old = clof_atomic32_get_sub(f, CLOF_CMP_HELD_);
-    if (CLOF_UNLIKELY(old & CLOF_CMP_TOPWAIT_))
-        clof_atomic32_wake(f, CLOF_CMP_TOPWAIT_);
-}
-/* Deliberately broken variants of the fast path, for the model checker's
- * regression clients only (verify/clients_timed.c defines CLOF_FAST_MUTANT(k)
- * as a run-time choice before including clof headers): everywhere else 0,
- * folded away. */
-#ifndef CLOF_FAST_MUTANT
-#define CLOF_FAST_MUTANT(k) 0
-#endif
-/* The system-level owner: take HELD, waiting for a fast owner to leave until
- * `deadline` (wait.h's clock; CLOF_DEADLINE_NONE: for good, which reads no
- * clock).  false: timed out, HELD not taken and the TOPWAIT this call set
- * withdrawn (an abortable lock's owner of the system lock gives up). */
-CLOF_SLOW bool clof_compose_fast_take_until_slow_(clof_atomic32_t *f,
-                                                  uint32_t v,
-                                                  uint64_t deadline)
-{
-    clof_wait_t w = CLOF_WAIT_INIT;
-    for (;;) {
-        if (!(v & CLOF_CMP_HELD_)) { /* free: take it, clearing TOPWAIT */
-            uint32_t s = clof_atomic32_cmpxchg_acq(f, v, CLOF_CMP_HELD_);
-            if (s == v)
-                break;
-            v = s;
-            continue;
-        }
-        if (!(v & CLOF_CMP_TOPWAIT_)) { /* keep new arrivals out */
-            uint32_t s = clof_atomic32_cmpxchg(f, v, v | CLOF_CMP_TOPWAIT_);
-            if (s != v) {
-                v = s;
-                continue;
-            }
-            v |= CLOF_CMP_TOPWAIT_;
-        }
-        if (CLOF_LIKELY(clof_atomic32_wait_until(&w, f, v, deadline))) {
-            v = clof_atomic32_read_rlx(f);
-            continue;
-        }
-        /* timed out with v == HELD | TOPWAIT (only this thread sets TOPWAIT,
-         * and only the fast owner's leaving changes the word meanwhile):
-         * withdraw TOPWAIT, or, if the fast owner has just left (the CAS
-         * reads TOPWAIT alone), take the lock after all */
-        if (CLOF_FAST_MUTANT(1)) /* broken: leave TOPWAIT set */
-            return false;
-        uint32_t s = clof_atomic32_cmpxchg(f, v, CLOF_CMP_HELD_);
-        if (s == v)
-            return false;
-        v = s;
-    }
-    clof_wait_end(&w);
-    return true;
-}
-CLOF_INLINE void clof_compose_fast_take_(clof_atomic32_t *f)
-{
-    uint32_t v = clof_atomic32_cmpxchg_acq(f, 0, CLOF_CMP_HELD_);
-    if (CLOF_UNLIKELY(v != 0))
-        (void)clof_compose_fast_take_until_slow_(f, v, CLOF_DEADLINE_NONE);
-}
-/* The same by a deadline (the abortable cohort locks): false on timeout,
- * with the fast word as it would be had this call not been made. */
-CLOF_INLINE bool clof_compose_fast_take_until_(clof_atomic32_t *f,
-                                               uint64_t deadline)
-{
-    uint32_t v = clof_atomic32_cmpxchg_acq(f, 0, CLOF_CMP_HELD_);
-    return CLOF_LIKELY(v == 0) ||
-           clof_compose_fast_take_until_slow_(f, v, deadline);
-}
-/* The system-level owner, before releasing the system lock. */
-CLOF_INLINE void clof_compose_fast_drop_(clof_atomic32_t *f)
-{
-    clof_atomic32_write_rel(f, 0);
-}
 
 /* The top (system) level k: the basic lock B alone (and, with the fast
  * path, the fast word it takes after B: `fast`, NULL without one). */
@@ -351,63 +246,6 @@ CLOF_INLINE void clof_compose_fast_drop_(clof_atomic32_t *f)
         return clof_##N##_lowhw##k(n, c) ||                                    \
                clof_##N##_hw##k1(n->high, &n->high_ctx);                       \
     }
-
-/* The context invariant: high before low.  CLOF_COMPOSE_SWAPPED_RELEASE
- * builds the broken order on purpose, for the test that must catch it. */
-#ifdef CLOF_COMPOSE_SWAPPED_RELEASE
-#define CLOF_CMP_RELEASE_ORDER_(high, low) (low, high)
-#else
-#define CLOF_CMP_RELEASE_ORDER_(high, low) (high, low)
-#endif
-
-/* Map the n levels of a composition onto levels of topology t. */
-static inline int clof_compose_levels_(const clof_topology_t *t, uint32_t n,
-                                       const uint32_t *want, uint32_t *lvl)
-{
-    uint32_t tl = clof_topo_nlevels(t);
-    if (want) {
-        for (uint32_t k = 0; k < n; k++) {
-            if (want[k] >= tl || (k && want[k] < want[k - 1]))
-                return -1;
-            lvl[k] = want[k];
-        }
-        return lvl[n - 1] == tl - 1 ? 0 : -1;
-    }
-    /* the n-1 lowest levels below system, the lowest one repeated when the
-     * hierarchy has fewer (a flat machine maps every level to system) */
-    uint32_t low = n - 1, have = tl - 1;
-    uint32_t pad = low > have ? low - have : 0;
-    for (uint32_t k = 0; k < low; k++)
-        lvl[k] = k < pad ? 0 : k - pad;
-    lvl[n - 1] = tl - 1;
-    return 0;
-}
-
-/* Level indices of the kinds in `kinds` (n of them), if t has them all. */
-static inline bool clof_compose_prefer_(const clof_topology_t *t, uint32_t n,
-                                        const clof_level_kind_t *kinds,
-                                        uint32_t *lvl)
-{
-    if (!kinds)
-        return false;
-    for (uint32_t k = 0; k < n; k++) {
-        int i = clof_topo_level_index(t, kinds[k]);
-        if (i < 0)
-            return false;
-        lvl[k] = (uint32_t)i;
-    }
-    return true;
-}
-
-/* Cohort of the first cpu of cohort c of level lf, at level lt. */
-static inline uint32_t clof_compose_parent_(const clof_topology_t *t,
-                                            uint32_t lf, uint32_t c,
-                                            uint32_t lt)
-{
-    const clof_topo_level_t *L = &t->level[lf];
-    uint32_t cpu = L->cpus[L->cpu_start[c]];
-    return clof_topo_cohort(t, cpu, lt);
-}
 
 /* The tree of a composed lock: per level, an array of nodes (one per cohort
  * of the topology level it maps to). */

@@ -40,7 +40,7 @@
 #ifndef CLOF_LOCK_H
 #define CLOF_LOCK_H
 
-#include <clof/atomic.h>
+#include <clof/await.h>
 
 typedef struct {
     const char *name;      /* the short name used on command lines */

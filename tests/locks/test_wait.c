@@ -25,7 +25,7 @@ static int g_parks;
 #define CLOF_WAIT_SPINS 1u
 #define CLOF_WAIT_YIELDS 0u
 #endif
-#include <clof/atomic.h>
+#include <clof/await.h>
 
 static void fail(const char *m)
 {

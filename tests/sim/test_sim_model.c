@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <clof/atomic.h>
+#include <clof/await.h>
 
 #include "sim.h"
 
