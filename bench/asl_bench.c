@@ -65,7 +65,7 @@
 
 /* ---- locks ------------------------------------------------------------------ */
 
-CLOF_LOCK(mcs_tkt, ticket, mcs)
+CLOF_COMPOSE(mcs_tkt, mcs, ticket)
 CLOF_ASL_LOCK(asl_mcs, mcs)
 CLOF_ASL_LOCK(asl_ticket, ticket)
 CLOF_ASL_LOCK(asl_tas, tas)

@@ -11,9 +11,9 @@
  *   --- not included here: they need libclof (link clof::clof_static or
  *   --- clof::clof_shared, or `pkg-config --libs clof`) ---
  *   topology.h          the runtime hierarchy
- *   numa/fast.h         the fast word of the hierarchical locks
- *   numa/levels.h       a hierarchical lock's levels over the topology
- *   compose.h           the CLoF generator (CLOF_LOCK)
+ *   hier/fast.h         the fast word of the hierarchical locks
+ *   hier/levels.h       a hierarchical lock's levels over the topology
+ *   compose.h           the CLoF generator (CLOF_COMPOSE)
  *   numa/hmcs.h numa/cna.h numa/cohort.h numa/acohort.h  NUMA-aware locks
  *   asl.h               LibASL's reorderable lock and epochs
  * Include those by name.  This header leaves them out so that a program

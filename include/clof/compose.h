@@ -20,13 +20,15 @@
  * hands.  keep_local counts consecutive local passes and returns false at the
  * threshold (default 128 per level, from the hierarchy file; HMCS's rule).
  *
- * Declaring a lock: one line, the basic locks from the system level down:
+ * Declaring a lock: one line, the basic locks in the order of its name, from
+ * the lowest level up (as in the paper):
  *
- *     CLOF_LOCK(clh_mcs_tkt, ticket, mcs, clh)
+ *     CLOF_COMPOSE(clh_mcs_tkt, clh, mcs, ticket)
  *
- * defines clof_clh_mcs_tkt_t (ticket at the system level, MCS in the middle,
- * CLH at the lowest level), named from the lowest level up as in the paper.
- * 1 to 5 levels.  Every level is a separate static inline function that calls
+ * defines clof_clh_mcs_tkt_t (CLH at the lowest level, MCS in the middle,
+ * ticket at the system level).  1 to 5 levels.  The older spelling
+ * CLOF_LOCK(clh_mcs_tkt, ticket, mcs, clh) lists the same locks from the
+ * system level down and still works (see the end of this file).  Every level is a separate static inline function that calls
  * the next one directly: the recursion unfolds at compile time, with no
  * indirect call between levels.  Any basic lock may sit at any level; high
  * locks must be thread-oblivious (all clof basic locks are).
@@ -99,8 +101,8 @@
 #define CLOF_COMPOSE_H
 
 #include <clof/lock/list.h>
-#include <clof/numa/fast.h>
-#include <clof/numa/levels.h>
+#include <clof/hier/fast.h>
+#include <clof/hier/levels.h>
 #include <clof/topology.h>
 
 #include <stdlib.h>
@@ -515,15 +517,39 @@ static inline clof_compose_tree_t *clof_compose_tree_new_(void)
                     CLOF_CMP_LINK_(N, 3, 4) CLOF_CMP_LINK_(N, 2, 3)            \
                     CLOF_CMP_LINK_(N, 1, 2) CLOF_CMP_LINK_(N, 0, 1))
 
+/* ---- the same, arguments from the lowest level up (as a name reads) ---- */
+#define CLOF_COMPOSE_1_(N, P, B0) CLOF_LOCK_1_(N, P, B0)
+#define CLOF_COMPOSE_2_(N, P, B0, B1) CLOF_LOCK_2_(N, P, B1, B0)
+#define CLOF_COMPOSE_3_(N, P, B0, B1, B2) CLOF_LOCK_3_(N, P, B2, B1, B0)
+#define CLOF_COMPOSE_4_(N, P, B0, B1, B2, B3) CLOF_LOCK_4_(N, P, B3, B2, B1, B0)
+#define CLOF_COMPOSE_5_(N, P, B0, B1, B2, B3, B4)                              \
+    CLOF_LOCK_5_(N, P, B4, B3, B2, B1, B0)
+
 #define CLOF_CMP_PICK_(_1, _2, _3, _4, _5, M, ...) M
-/* CLOF_LOCK(name, system_lock, ..., lowest_lock): 1 to 5 basic locks. */
-#define CLOF_LOCK(N, ...)                                                      \
-    CLOF_CMP_PICK_(__VA_ARGS__, CLOF_LOCK_5_, CLOF_LOCK_4_, CLOF_LOCK_3_,      \
-                   CLOF_LOCK_2_, CLOF_LOCK_1_, none)(N, NULL, __VA_ARGS__)
+/* CLOF_COMPOSE(name, lowest_lock, ..., system_lock): 1 to 5 basic locks,
+ * listed in the order of the composition's name (the paper's: lowest level
+ * first), e.g. CLOF_COMPOSE(tkt_mcs_clh, ticket, mcs, clh) is tkt-mcs-clh:
+ * ticket at the lowest level, CLH at the system level. */
+#define CLOF_COMPOSE(N, ...)                                                   \
+    CLOF_CMP_PICK_(__VA_ARGS__, CLOF_COMPOSE_5_, CLOF_COMPOSE_4_,              \
+                   CLOF_COMPOSE_3_, CLOF_COMPOSE_2_, CLOF_COMPOSE_1_,          \
+                   none)(N, NULL, __VA_ARGS__)
 /* The same, preferring the hierarchy levels whose kinds the array P (of
  * clof_level_kind_t, n entries, lowest first, system last) names; when the
  * hierarchy lacks one of them the default choice applies.  The cohort locks
  * use it to sit on the NUMA level. */
+#define CLOF_COMPOSE_ON(N, P, ...)                                             \
+    CLOF_CMP_PICK_(__VA_ARGS__, CLOF_COMPOSE_5_, CLOF_COMPOSE_4_,              \
+                   CLOF_COMPOSE_3_, CLOF_COMPOSE_2_, CLOF_COMPOSE_1_,          \
+                   none)(N, P, __VA_ARGS__)
+
+/* The old spelling, kept working: CLOF_LOCK(name, system_lock, ...,
+ * lowest_lock) lists the levels from the system level down (the reverse of
+ * the name); CLOF_LOCK_ON likewise.  New code: CLOF_COMPOSE.  (CLOF_LOCK is
+ * also the preload library's environment variable, unrelated to this.) */
+#define CLOF_LOCK(N, ...)                                                      \
+    CLOF_CMP_PICK_(__VA_ARGS__, CLOF_LOCK_5_, CLOF_LOCK_4_, CLOF_LOCK_3_,      \
+                   CLOF_LOCK_2_, CLOF_LOCK_1_, none)(N, NULL, __VA_ARGS__)
 #define CLOF_LOCK_ON(N, P, ...)                                                \
     CLOF_CMP_PICK_(__VA_ARGS__, CLOF_LOCK_5_, CLOF_LOCK_4_, CLOF_LOCK_3_,      \
                    CLOF_LOCK_2_, CLOF_LOCK_1_, none)(N, P, __VA_ARGS__)

@@ -7,7 +7,7 @@
 
 #include <cstdio>
 
-CLOF_LOCK(cxx_mcs_tkt, ticket, mcs)
+CLOF_COMPOSE(cxx_mcs_tkt, mcs, ticket)
 CLOF_ASL_LOCK(cxx_asl_mcs, mcs)
 CLOF_ASL_BLOCKING_LOCK(cxx_aslb_tkt, ticket)
 CLOF_ASL_LOCK(cxx_asl_cmp, cxx_mcs_tkt)

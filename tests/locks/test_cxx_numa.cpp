@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-CLOF_LOCK(clh_mcs_tkt, ticket, mcs, clh)
+CLOF_COMPOSE(clh_mcs_tkt, clh, mcs, ticket)
 
 template <typename Lock, typename Ctx, typename Acq, typename Rel>
 static bool run(const char *name, Lock *lock, Acq acq, Rel rel)

@@ -7,7 +7,7 @@
 #
 #   verify/relacy/table.sh [BUILD_DIR] [FULL_LIMIT_S] [RELACY_LIMIT_S] [K]
 #
-# Writes results/relacy-<date>.md (machine, load average, the table) and
+# Writes relacy-<date>.md under BUILD/results (or $CLOF_RESULTS) (machine, load average, the table) and
 # prints it.  Exit 1 if a verdict disagrees.  Times are single-threaded wall
 # times on whatever else the machine runs (the load average is recorded).
 set -euo pipefail
@@ -21,8 +21,8 @@ r=$build/bin/clof-relacy
 for b in "$v" "$r"; do
   [ -x "$b" ] || { echo "table.sh: $b not found (build first; clof-relacy needs relacy-dev)" >&2; exit 2; }
 done
-mkdir -p "$root/results"
-out=$root/results/relacy-$(date -u +%F).md
+mkdir -p "${CLOF_RESULTS:-$build/results}"
+out=${CLOF_RESULTS:-$build/results}/relacy-$(date -u +%F).md
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 disagree=0

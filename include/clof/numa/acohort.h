@@ -124,7 +124,7 @@
 #define CLOF_NUMA_ACOHORT_H
 
 #include <clof/numa/cohort.h>
-#include <clof/numa/fast.h>
+#include <clof/hier/fast.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -147,7 +147,7 @@ void clof_aclh_node_put(clof_aclh_node_t *n);
 }
 #endif
 
-/* ---- the fast path's word (numa/fast.h), for both ---- */
+/* ---- the fast path's word (hier/fast.h), for both ---- */
 /* The thread that took the global lock takes HELD by its deadline; false:
  * timed out, HELD not taken, no TOPWAIT left behind (the caller gives the
  * global and the node lock up).  Without the fast path: nothing to take. */

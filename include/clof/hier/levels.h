@@ -1,11 +1,11 @@
 /*
- * clof/numa/levels.h -- a hierarchical lock's levels over the runtime
+ * clof/hier/levels.h -- a hierarchical lock's levels over the runtime
  * topology: which topology level each of its n levels maps to, and the
  * cohort above a cohort.  Used by the compositions (compose.h) and the
  * standalone HMCS (numa/hmcs.h) to build their trees.
  */
-#ifndef CLOF_NUMA_LEVELS_H
-#define CLOF_NUMA_LEVELS_H
+#ifndef CLOF_HIER_LEVELS_H
+#define CLOF_HIER_LEVELS_H
 
 #include <clof/topology.h>
 
@@ -72,4 +72,4 @@ static inline uint32_t clof_compose_parent_(const clof_topology_t *t,
     return clof_topo_cohort(t, cpu, lt);
 }
 
-#endif /* CLOF_NUMA_LEVELS_H */
+#endif /* CLOF_HIER_LEVELS_H */

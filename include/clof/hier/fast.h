@@ -1,5 +1,5 @@
 /*
- * clof/numa/fast.h -- the fast word of the hierarchical locks: one CAS when
+ * clof/hier/fast.h -- the fast word of the hierarchical locks: one CAS when
  * the lock is free, in front of the hierarchy.
  *
  * Used by the CLoF compositions (compose.h, which describes the fast path:
@@ -19,8 +19,8 @@
  *
  * Define CLOF_COMPOSE_NO_FAST_PATH for the papers' locks exactly.
  */
-#ifndef CLOF_NUMA_FAST_H
-#define CLOF_NUMA_FAST_H
+#ifndef CLOF_HIER_FAST_H
+#define CLOF_HIER_FAST_H
 
 #include <clof/await.h>
 
@@ -128,4 +128,4 @@ CLOF_INLINE void clof_compose_fast_drop_(clof_atomic32_t *f)
 #define CLOF_CMP_RELEASE_ORDER_(high, low) (high, low)
 #endif
 
-#endif /* CLOF_NUMA_FAST_H */
+#endif /* CLOF_HIER_FAST_H */
