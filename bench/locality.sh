@@ -26,8 +26,9 @@ while [ $# -gt 0 ]; do
     *) echo "locality.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-out="$root/results/locality-$(date +%Y%m%d-%H%M%S).jsonl"
-mkdir -p "$root/results"
+res="${CLOF_RESULTS:-$(dirname "$bin")/results}"
+out="$res/locality-$(date +%Y%m%d-%H%M%S).jsonl"
+mkdir -p "$res"
 for l in $locks; do
   "$bin/clof-bench" --lock "$l" --threads "$threads" --duration "$duration" \
     --emulate "$shape" --non-cs "$noncs" --json >> "$out"

@@ -20,7 +20,7 @@ emulate=numa:2,cache:2,core:2
 runs=200
 timeout_s=120
 jobs=2
-out=results/soak
+out=
 tests=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -42,6 +42,7 @@ bin=$build/bin/pl_conform
 for f in "$lib" "$bin"; do
     [ -e "$f" ] || { echo "soak.sh: $f not found (build first, or pass --build DIR)" >&2; exit 2; }
 done
+[ -n "$out" ] || out="${CLOF_RESULTS:-$build/results}/soak"
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -37,7 +37,7 @@ class Fixtures(unittest.TestCase):
 
 
 class DocsHeatmap(unittest.TestCase):
-    """docs/heatmap-this-machine/ is one run of clof heatmap (docs/topology.md)."""
+    """docs/data/heatmap-this-machine/ is one run of clof heatmap (docs/topology.md)."""
     DIR = os.path.join(tl.ROOT, "docs", "heatmap-this-machine")
 
     def test_files_are_consistent(self):
