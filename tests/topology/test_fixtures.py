@@ -38,7 +38,7 @@ class Fixtures(unittest.TestCase):
 
 class DocsHeatmap(unittest.TestCase):
     """docs/data/heatmap-this-machine/ is one run of clof heatmap (docs/topology.md)."""
-    DIR = os.path.join(tl.ROOT, "docs", "heatmap-this-machine")
+    DIR = os.path.join(tl.ROOT, "docs", "data", "heatmap-this-machine")
 
     def test_files_are_consistent(self):
         cpus, m, comments = lv.read_csv(os.path.join(self.DIR, "heatmap.csv"))
