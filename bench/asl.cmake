@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # clof-asl-bench: the LibASL benchmarks on emulated big.LITTLE cores
 # (asl_bench.c; docs/asl.md), clof-asl-epoch-cost: the cost of an epoch pair
 # (for callgrind, bench/asl_epoch_cost.sh), and clof-asl-bench-sim: the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof-asl-bench -- the LibASL benchmarks (LibASL paper §4.1, Bench-1 and
  * Bench-5) on big and little cores, emulated or simulated.

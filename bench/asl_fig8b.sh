@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The LibASL benchmarks of docs/asl.md (Fig. 8b analogue): throughput and P99
 # epoch latency per core type for MCS, TAS, SHFL-PB10 and ASL over an SLO
 # sweep, with `clof asl-profile` (table + PNG).  Every figure is labelled

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Benchmark programs (see bench/README.md):
 #   clof-bench        the microbenchmark (clof_bench.c)
 #   clof-uncontended  single-thread acquire+release pairs, for callgrind

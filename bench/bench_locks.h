@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/bench_locks.h -- the lock table shared by the benchmark programs
  * (clof-bench, clof-uncontended).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Uncontended cost of every lock, deterministic: callgrind instructions per
 # acquire+release pair on one thread.
 #

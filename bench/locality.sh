@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Handover locality per level on an EMULATED machine (issue 4): for each lock,
 # the fraction of handovers whose previous and next owner share a cohort of
 # each level, and the longest run of acquisitions inside one cohort.  These

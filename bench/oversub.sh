@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Oversubscribed throughput of every lock against glibc pthread_mutex,
 # interleaved: for each repeat, for each thread count, every lock runs once
 # in a shuffled order (seeded), so that each lock/pthread ratio compares runs

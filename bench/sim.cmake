@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # clof-bench-sim: clof_bench.c and the same locks compiled against the `sim`
 # backend of the atomics shim (sim/backend_sim.h), run by the simulator
 # sim/sim.c on fibers (fiber/fiber.c).  clof-bench --simulate PROFILE execs

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The CLoF paper's Fig. 9 / Fig. 10 analogue on a SIMULATED machine.
 
     bench/sim_fig10.py [--bindir build/bin] [--profile kunpeng920]

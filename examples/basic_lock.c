@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * examples/basic_lock.c -- one basic lock (MCS) shared by four threads.
  *

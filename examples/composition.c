@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * examples/composition.c -- a CLoF composition over the runtime topology.
  *

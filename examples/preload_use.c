@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * examples/preload_use.c -- an ordinary pthread program, unchanged, run over
  * clof's locks by the preload library:

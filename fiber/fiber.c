@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fiber/fiber.c -- the fiber runtime (see fiber.h for the API and model).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fiber/fiber.h -- fibers: cooperative user-space threads on their own
  * stacks, switched by hand.  The one fiber runtime of clof: the model checker

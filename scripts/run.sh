@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The main job: the CLoF workflow on this machine (docs/workflow.md).
 #   1. install what is missing, build (build/, or $CLOF_BUILD_DIR);
 #   2. show the machine's hierarchy (clof topology);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sim/backend_sim.h -- the `sim` backend of the atomics shim (atomic.h, "The
  * backend hook"; DESIGN.md "three backends").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sim/sim.c -- the simulator of the `sim` backend (see sim.h for the model,
  * docs/simulation.md for its use and its limits).

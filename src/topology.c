@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libclof: the runtime topology -- output, the source order (which calls the
  * sources: topology_file.c, topology_sysfs.c, topology_emulate.c), the

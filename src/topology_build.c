@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libclof: the topology builder -- the one place a clof_topology_t is made.
  * Every source (topology_file.c, topology_sysfs.c, topology_emulate.c) reads

@@ -1,4 +1,5 @@
 #!@CLOF_PYTHON@
+# SPDX-License-Identifier: MIT
 """clof -- the clof command (docs/ in the project).
 
     clof <subcommand> [options]          clof <subcommand> --help

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """clof run -- run a program over a clof lock through the preload library
 (docs/workflow.md, docs/preload.md).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """clof select -- the scripted benchmark and the selection of the best lock
 (CLoF paper section 4.3 and Fig. 5; docs/workflow.md).
 

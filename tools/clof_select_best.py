@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The best-lock artifacts of `clof select` (docs/workflow.md):
 
   clof_best.h        one include: the selected composition, declared with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Generate bench_compositions.h: every CLoF composition of a set of basic
 locks over 2..MAX levels (N^M each), declared with CLOF_COMPOSE and adapted to
 the benchmark's lock table (bench_locks.h).

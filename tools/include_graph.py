@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Draw the include graph of clof's public headers (and optionally of more
 folders) as a Mermaid flowchart, from the #include lines themselves.
 

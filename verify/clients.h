@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/clients.h -- the checked programs ("clients") of clof-verify.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/clients_hmcs.c -- HMCS at depth 3 with the HMCS paper's client
  * (Fig. 9: 3 threads on separate NUMA nodes, thresholds 2, T0 acquires

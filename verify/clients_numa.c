@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/clients_numa.c -- clients of the NUMA-aware locks (HMCS: in
  * clients_hmcs.c), CNA, the cohort locks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/clients_swapped.c -- compositions built with the release order of
  * the CLoF generator swapped (CLOF_COMPOSE_SWAPPED_RELEASE: the low lock is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/litmus.c -- the checker checks itself: small programs with known
  * verdicts under SC, TSO and C11, written against the clof atomics shim (so

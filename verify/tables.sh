@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # verify/tables.sh -- regenerate the tables of docs/verification.md.
 #
 #   verify/tables.sh [BUILD_DIR] [FULL_LIMIT_S]

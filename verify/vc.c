@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/vc.c -- vc, a stateless model checker for C programs built on the
  * clof atomics shim.  See vc.h for the model; docs/verification.md for what

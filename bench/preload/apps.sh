@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The real programs over libclof-preload.so, each lock against glibc,
 # interleaved: LevelDB (our readrandom driver), Kyoto Cabinet (kccachetest
 # and kcgrasstest wicked) and memcached (under memcaslap), at T = 1..4.

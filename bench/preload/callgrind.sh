@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Uncontended pthread_mutex_lock + pthread_mutex_unlock through
 # libclof-preload.so against glibc's own, in callgrind instructions.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Oversubscribed pthread_mutex microbenchmark through libclof-preload.so,
 # against glibc in the same run, interleaved.
 #

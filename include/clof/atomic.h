@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/atomic.h -- the atomics shim.  Every shared access of every clof lock
  * goes through this header; no lock uses __atomic builtins or <stdatomic.h>.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/await.h -- waiting on an atomic: the await helpers and waking writes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/clof.h -- the umbrella header of the header-only part: the atomics
  * shim, the waiting policy, the await helpers and every basic lock, plus the

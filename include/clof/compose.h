@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/compose.h -- the CLoF lock generator (CLoF paper §4.1, Figs. 6-8).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/lock.h -- the one lock interface, and the lock descriptor.
  *

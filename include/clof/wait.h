@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/wait.h -- the one waiting policy of clof.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build libclof-preload.so with one lock (and optionally one hierarchy file)
 # compiled in as the default -- the library `clof select` hands out.
 #

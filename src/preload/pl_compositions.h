@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_compositions.h -- the CLoF compositions that
  * CLOF_LOCK=clof:<name> selects in libclof-preload.so.

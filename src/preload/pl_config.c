@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_config.c -- what CLOF_LOCK and CLOF_STATS select.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_internal.h -- the shared internals of libclof-preload.so.
  *

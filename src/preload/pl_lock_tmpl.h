@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_lock_tmpl.h -- the template of the pthread_mutex_*
  * operations over one lock of the table (pl_internal.h).

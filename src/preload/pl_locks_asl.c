@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_locks_asl.c -- the pthread_mutex_* operations over the
  * reorderable locks of LibASL over the basic and the named NUMA locks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_table.h -- the lock table, included once by pl_mutex.c.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Behaviour tests of the LibASL layer (include/clof/asl.h, src/asl.c).
  *

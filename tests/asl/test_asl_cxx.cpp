@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // asl.h compiles as C++17 (public headers must) and its generated lock
 // works from C++: one acquire/release of each kind, an epoch around them.
 #include <clof/asl.h>

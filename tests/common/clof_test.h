@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/common/clof_test.h -- the helpers every lock test shares: failing
  * with a message, the watchdog that turns a hang into a failure, and the

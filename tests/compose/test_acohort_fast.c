@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The abortable cohort locks (numa/acohort.h) with their fast path, and
  * without it (built with -DCLOF_COMPOSE_NO_FAST_PATH: the paper's locks).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of the CLoF generator (compose.h) under emulated topologies.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Install the build tree into a temporary prefix, then build and run a
 # consumer with find_package(clof) (examples/find_package) and one with
 # pkg-config.

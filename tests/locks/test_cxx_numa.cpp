@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The NUMA-aware headers (compose.h, numa/*.h) compile as C++17 and their
 // locks work from C++: an emulated 3-level machine, 4 std::threads x 5000
 // critical sections per lock (each thread on another virtual cpu), lost

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Behaviour tests of every basic lock, through the one lock interface.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of the waiting policy (wait.h) and the await helpers (atomic.h).
  *

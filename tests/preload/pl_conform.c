@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_conform -- conformance tests of libclof-preload.so.
  *

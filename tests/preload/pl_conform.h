@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_conform.h -- what the conformance tests of libclof-preload.so share
  * (pl_conform.c: the test table and main; pl_conform_<area>.c: the tests of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_conform_asl.c -- conformance tests of libclof-preload.so: LibASL: CLOF_LOCK=asl:<lock>
  * (pl_conform.h; run as pl_conform TEST).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_conform_cond.c -- conformance tests of libclof-preload.so: condition variables
  * (pl_conform.h; run as pl_conform TEST).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_conform_config.c -- conformance tests of libclof-preload.so: configuration, statistics, symbols
  * (pl_conform.h; run as pl_conform TEST).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_conform_fork.c -- conformance tests of libclof-preload.so: fork
  * (pl_conform.h; run as pl_conform TEST).

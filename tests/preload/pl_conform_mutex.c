@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_conform_mutex.c -- conformance tests of libclof-preload.so: mutual exclusion
  * (pl_conform.h; run as pl_conform TEST).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_conform_sched.c -- conformance tests of libclof-preload.so: SCHED_FIFO
  * (pl_conform.h; run as pl_conform TEST).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_conform_threads.c -- conformance tests of libclof-preload.so: 10,000 threads over the process's life
  * (pl_conform.h; run as pl_conform TEST).

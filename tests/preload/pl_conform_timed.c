@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_conform_timed.c -- conformance tests of libclof-preload.so: trylock, timedlock, clocklock
  * (pl_conform.h; run as pl_conform TEST).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_conform_types.c -- conformance tests of libclof-preload.so: mutex types
  * (pl_conform.h; run as pl_conform TEST).

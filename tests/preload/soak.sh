@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/preload/soak.sh -- run preload conformance tests over and over under
 # one lock, to catch rare hangs and crashes that one ctest run can miss.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The clof command: the dispatcher, `clof topology` (tree, --json, --dump,
 --check, --emulate, --topology) and `clof heatmap` (measured on this
 machine -- structure only, never timing -- synthetic, from a CSV)."""

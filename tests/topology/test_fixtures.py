@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The committed fixtures and documents are what their generators make."""
 
 import filecmp

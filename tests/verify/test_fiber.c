@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/verify/test_fiber.c -- the fiber runtime (fiber/fiber.h): fibers
  * interleave as the scheduler decides, keep their locals across switches,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/relacy/relacy_run.cpp -- clof-relacy: the clients of clof-verify,
  * run by Relacy (an independent checker of the C11 memory model) instead of

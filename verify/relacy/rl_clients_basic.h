@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/relacy/rl_clients_basic.h -- included first (CMake: -include) when
  * verify/clients_basic.c is compiled as C++ against the `relacy` backend:

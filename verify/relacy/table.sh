@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # verify/relacy/table.sh -- the cross-check table of docs/verification.md
 # ("Cross-check with Relacy"): every client of clof-verify, and the named
 # bugs, checked under C11 by vc (quick: preemption bound 2; full: no bound,

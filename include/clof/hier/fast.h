@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/hier/fast.h -- the fast word of the hierarchical locks: one CAS when
  * the lock is free, in front of the hierarchy.

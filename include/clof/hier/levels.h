@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/hier/levels.h -- a hierarchical lock's levels over the runtime
  * topology: which topology level each of its n levels maps to, and the

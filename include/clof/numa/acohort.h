@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Abortable cohort locks: A-C-BO-BO and A-C-BO-CLH.
  *

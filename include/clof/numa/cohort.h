@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Cohort locks: C-BO-MCS, C-TKT-TKT, C-PTL-TKT.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * HMCS -- the hierarchical MCS lock, of any depth.
  *
