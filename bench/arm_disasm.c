@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/arm_disasm.c -- the locks' acquire and release as separate
  * functions, for bench/arm_disasm.py to disassemble (x86-64 and Armv8, LSE

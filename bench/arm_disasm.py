@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bench/arm_disasm.py -- the locks' instructions on x86-64 and Armv8.
 
 Two reports, both from bench/arm_disasm.c compiled with the project's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # clof-asl-bench: the LibASL benchmarks on emulated big.LITTLE cores
 # (asl_bench.c; docs/asl.md), clof-asl-epoch-cost: the cost of an epoch pair
 # (for callgrind, bench/asl_epoch_cost.sh), and clof-asl-bench-sim: the same
@@ -12,7 +13,7 @@ add_executable(clof-asl-epoch-cost ${CMAKE_CURRENT_LIST_DIR}/asl_epoch_cost.c)
 target_link_libraries(clof-asl-epoch-cost PRIVATE clof_static Threads::Threads)
 target_compile_options(clof-asl-epoch-cost PRIVATE ${CLOF_WARNINGS})
 
-if(EXISTS ${CMAKE_SOURCE_DIR}/verify/fiber.c AND EXISTS ${CMAKE_SOURCE_DIR}/verify/CMakeLists.txt
+if(EXISTS ${CMAKE_SOURCE_DIR}/fiber/fiber.c AND EXISTS ${CMAKE_SOURCE_DIR}/verify/CMakeLists.txt
    AND EXISTS ${CMAKE_SOURCE_DIR}/sim/sim.c)
   add_executable(clof-asl-bench-sim ${CMAKE_CURRENT_LIST_DIR}/asl_bench.c)
   target_compile_definitions(clof-asl-bench-sim PRIVATE ASL_BENCH_SIM=1

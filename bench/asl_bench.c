@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof-asl-bench -- the LibASL benchmarks (LibASL paper §4.1, Bench-1 and
  * Bench-5) on big and little cores, emulated or simulated.
@@ -65,7 +66,7 @@
 
 /* ---- locks ------------------------------------------------------------------ */
 
-CLOF_LOCK(mcs_tkt, ticket, mcs)
+CLOF_COMPOSE(mcs_tkt, mcs, ticket)
 CLOF_ASL_LOCK(asl_mcs, mcs)
 CLOF_ASL_LOCK(asl_ticket, ticket)
 CLOF_ASL_LOCK(asl_tas, tas)

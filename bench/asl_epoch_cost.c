@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof-asl-epoch-cost -- the cost of one clof_epoch_start/clof_epoch_end
  * pair (LibASL paper §3.4: "~93 cycles per epoch").

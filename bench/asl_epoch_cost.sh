@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The cost of one epoch pair, clof_epoch_start + clof_epoch_end on a little
 # core (the full path: the window is adjusted), LibASL paper §3.4 (~93
 # cycles).  Two figures:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The LibASL benchmarks of docs/asl.md (Fig. 8b analogue): throughput and P99
 # epoch latency per core type for MCS, TAS, SHFL-PB10 and ASL over an SLO
 # sweep, with `clof asl-profile` (table + PNG).  Every figure is labelled
@@ -8,26 +9,26 @@
 #
 # MODE:
 #   sim-m1     simulated M1-like 4 big + 4 little (sim/profiles/m1.profile),
-#              Bench-1, 4+4 threads                -> results/asl-sim-m1/
+#              Bench-1, 4+4 threads                -> BUILD/results/asl-sim-m1/
 #   emulated   this machine, emulated big.LITTLE (little work x1.8), Bench-1,
-#              2+2 threads (over-subscribed on a 2-cpu VM) -> results/asl-emulated/
+#              2+2 threads (over-subscribed on a 2-cpu VM) -> BUILD/results/asl-emulated/
 #   emulated-2t  the same with 1 big + 1 little thread (not over-subscribed
-#              by our own threads), --non-cs 300 --cs-work 300 -> results/asl-emulated-2t/
+#              by our own threads), --non-cs 300 --cs-work 300 -> BUILD/results/asl-emulated-2t/
 #   sim-numa   simulated NUMA big.LITTLE: 2 nodes x (4 big + 4 little), ASL
 #              over the CLoF composition ticket-over-MCS (asl:mcs_tkt) next
 #              to flat MCS, the composition alone and ASL over flat MCS,
-#              8+8 threads                         -> results/asl-sim-numa/
+#              8+8 threads                         -> BUILD/results/asl-sim-numa/
 #   sim-m1-pct995  as sim-m1, ASL points only, with CLOF_ASL_PCT=99.5
-#                                                  -> results/asl-sim-m1-pct995/
+#                                                  -> BUILD/results/asl-sim-m1-pct995/
 #   sim-bases  simulated m1, Bench-1, SLO 200us, ASL over ticket, TAS, the
-#              composition and the blocking variant  -> results/asl-sim-m1-bases/
+#              composition and the blocking variant  -> BUILD/results/asl-sim-m1-bases/
 #   bench6     emulated, over-subscribed (4+4 threads on this machine's cpus):
 #              the blocking variant over glibc's mutex (aslb:pthread, the
 #              paper's Bench-6) and over MCS, next to pthread and MCS
-#                                                  -> results/asl-emulated-bench6/
+#                                                  -> BUILD/results/asl-emulated-bench6/
 #   bench5     simulated m1, Bench-5 (one lock, 2 lines) over the contention
 #              levels, ASL without SLO vs MCS, TAS and MCS on the 4 big cores
-#                                                  -> results/asl-sim-m1-bench5/
+#                                                  -> BUILD/results/asl-sim-m1-bench5/
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build="$here/build"
@@ -46,7 +47,7 @@ done
 clof="$build/bin/clof"
 [ -x "$clof" ] && [ -x "$build/bin/clof-asl-bench" ] || {
   echo "asl_fig8b.sh: $build/bin/clof or clof-asl-bench missing: build first (cmake --build $build)" >&2; exit 2; }
-res="$here/results"
+res="${CLOF_RESULTS:-$build/results}"
 
 for m in "${modes[@]}"; do
   case "$m" in

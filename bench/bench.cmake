@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Benchmark programs (see bench/README.md):
 #   clof-bench        the microbenchmark (clof_bench.c)
 #   clof-uncontended  single-thread acquire+release pairs, for callgrind
@@ -22,8 +23,8 @@ endif()
 set(CLOF_BENCH_GEN ${CMAKE_CURRENT_BINARY_DIR}/generated)
 add_custom_command(OUTPUT ${CLOF_BENCH_GEN}/bench_compositions.h
   COMMAND ${CMAKE_COMMAND} -E make_directory ${CLOF_BENCH_GEN}
-  COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/gen_compositions.py ${CLOF_BENCH_GEN}/bench_compositions.h
-  DEPENDS ${CMAKE_CURRENT_LIST_DIR}/gen_compositions.py
+  COMMAND python3 ${CMAKE_SOURCE_DIR}/tools/gen_compositions.py ${CLOF_BENCH_GEN}/bench_compositions.h
+  DEPENDS ${CMAKE_SOURCE_DIR}/tools/gen_compositions.py
   COMMENT "Generating the CLoF compositions of clof-bench")
 add_custom_target(clof_bench_compositions DEPENDS ${CLOF_BENCH_GEN}/bench_compositions.h)
 foreach(pair "clof-bench:clof_bench.c" "clof-uncontended:uncontended.c")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/bench_locks.h -- the lock table shared by the benchmark programs
  * (clof-bench, clof-uncontended).
@@ -259,7 +260,7 @@ static inline void bl_ck_fas_release(bl_ck_fas_lock_t *l, bl_ck_fas_ctx_t *c)
 
 /* ---- the list ------------------------------------------------------------ */
 
-/* ---- CLoF compositions (generated: bench/gen_compositions.py) ---------- */
+/* ---- CLoF compositions (generated: tools/gen_compositions.py) ---------- */
 
 /* A composed lock builds its tree over the process topology at init, so a
  * program installs the topology (clof_topology_install) before. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench/bench_util.h -- small helpers shared by the benchmark programs:
  * the clock, the machine description, JSON strings.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Uncontended cost of every lock, deterministic: callgrind instructions per
 # acquire+release pair on one thread.
 #
@@ -8,14 +9,14 @@
 # compare and branch, about 3 instructions, stay in every lock's figure).
 # Prints a Markdown table, with the ratio to Concurrency Kit's same lock
 # where one exists (mcs/ck-mcs, clh/ck-clh, ticket/ck-ticket, tas/ck-fas),
-# and writes the raw numbers to results/callgrind-<date>.csv.
+# and writes the raw numbers to BUILD/results/callgrind-<date>.csv.
 #
 # usage: bench/callgrind.sh [--bin DIR] [--iters N] [--locks "a b .."] [--out FILE]
 #   --bin DIR    where clof-uncontended is (default: build/bin, or $CLOF_BIN)
 #   --iters N    pairs in the measured run (default 100000)
 #   --locks L    space-separated lock names (default: the basic locks, the
 #                peers, and seven CLoF compositions of 2-4 levels)
-#   --out FILE   CSV path (default: results/callgrind-<date>.csv)
+#   --out FILE   CSV path (default: BUILD/results/callgrind-<date>.csv)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -47,7 +48,7 @@ command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind not installed (
 # levels next to MCS (all 336 compositions: --locks "$(clof-uncontended --list)")
 [ -n "$locks" ] || locks="$("$prog" --list | grep -v -- - | tr '\n' ' ') ck-mcs ck-clh ck-ticket ck-fas hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt mcs-mcs mcs-mcs-mcs mcs-mcs-mcs-mcs tkt-mcs tkt-mcs-clh hem-hem-mcs-clh clh-tkt-mcs-tkt"
 stamp="$(date +%Y%m%d-%H%M%S)"
-[ -n "$out" ] || { mkdir -p "$root/results"; out="$root/results/callgrind-$stamp.csv"; }
+[ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/callgrind-$stamp.csv"; }
 info="$("$prog" --info)"
 compiler="$(sed -n 's/^compiler=//p' <<<"$info")"
 policy="$(sed -n 's/^wait_policy=//p' <<<"$info")"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof-bench -- the lock microbenchmark (LBench-like; see bench/README.md).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Handover locality per level on an EMULATED machine (issue 4): for each lock,
 # the fraction of handovers whose previous and next owner share a cohort of
 # each level, and the longest run of acquisitions inside one cohort.  These
@@ -26,8 +27,9 @@ while [ $# -gt 0 ]; do
     *) echo "locality.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-out="$root/results/locality-$(date +%Y%m%d-%H%M%S).jsonl"
-mkdir -p "$root/results"
+res="${CLOF_RESULTS:-$(dirname "$bin")/results}"
+out="$res/locality-$(date +%Y%m%d-%H%M%S).jsonl"
+mkdir -p "$res"
 for l in $locks; do
   "$bin/clof-bench" --lock "$l" --threads "$threads" --duration "$duration" \
     --emulate "$shape" --non-cs "$noncs" --json >> "$out"

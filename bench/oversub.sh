@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Oversubscribed throughput of every lock against glibc pthread_mutex,
 # interleaved: for each repeat, for each thread count, every lock runs once
 # in a shuffled order (seeded), so that each lock/pthread ratio compares runs
 # made seconds apart.  Writes one JSON line per run (clof-bench --json, plus
-# a first "meta" line with the command line) to results/oversub-<date>.jsonl
+# a first "meta" line with the command line) to BUILD/results/oversub-<date>.jsonl
 # and prints the summary of bench/summarize.py (also saved next to it, .md).
 #
 # usage: bench/oversub.sh [options] [-- extra clof-bench flags]
@@ -16,7 +17,7 @@
 #   --locks "L.."    locks (default: every lock of clof-bench --list;
 #                    pthread is always added: it is the reference)
 #   --seed S         seed of the order shuffle and of clof-bench (default 1)
-#   --out FILE       JSON-lines output (default results/oversub-<date>.jsonl)
+#   --out FILE       JSON-lines output (default BUILD/results/oversub-<date>.jsonl)
 # Default: 14 locks x 4 thread counts x 5 repeats x 1 s, about 5 minutes.
 set -euo pipefail
 
@@ -62,7 +63,7 @@ for l in $locks; do
   "$bench" --list | grep -qx -- "$l" || { echo "oversub.sh: unknown lock: $l" >&2; exit 2; }
 done
 stamp="$(date +%Y%m%d-%H%M%S)"
-[ -n "$out" ] || { mkdir -p "$root/results"; out="$root/results/oversub-$stamp.jsonl"; }
+[ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/oversub-$stamp.jsonl"; }
 
 nlocks=$(wc -w <<<"$locks"); nt=$(wc -w <<<"$threads")
 est=$(awk -v a="$nlocks" -v b="$nt" -v r="$repeats" -v d="$duration" 'BEGIN{printf "%.0f", a*b*r*(d+0.05)}')

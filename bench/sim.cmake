@@ -1,11 +1,12 @@
+# SPDX-License-Identifier: MIT
 # clof-bench-sim: clof_bench.c and the same locks compiled against the `sim`
 # backend of the atomics shim (sim/backend_sim.h), run by the simulator
-# sim/sim.c on fibers (verify/fiber.c).  clof-bench --simulate PROFILE execs
+# sim/sim.c on fibers (fiber/fiber.c).  clof-bench --simulate PROFILE execs
 # it.  docs/simulation.md.
-if(EXISTS ${CMAKE_SOURCE_DIR}/verify/fiber.c AND EXISTS ${CMAKE_SOURCE_DIR}/verify/CMakeLists.txt)
+if(EXISTS ${CMAKE_SOURCE_DIR}/fiber/fiber.c AND EXISTS ${CMAKE_SOURCE_DIR}/verify/CMakeLists.txt)
   # the simulator (also linked by tests/sim)
   add_library(clof_sim STATIC ${CMAKE_SOURCE_DIR}/sim/sim.c)
-  target_include_directories(clof_sim PUBLIC ${CMAKE_SOURCE_DIR}/sim ${CMAKE_SOURCE_DIR}/verify)
+  target_include_directories(clof_sim PUBLIC ${CMAKE_SOURCE_DIR}/sim)
   target_link_libraries(clof_sim PUBLIC clof_static clof_fiber m)
   target_compile_options(clof_sim PRIVATE ${CLOF_WARNINGS})
   target_compile_definitions(clof_sim PRIVATE
@@ -27,5 +28,5 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/verify/fiber.c AND EXISTS ${CMAKE_SOURCE_DIR}/veri
                            --param=large-function-growth=1000000)
   endif()
 else()
-  message(STATUS "clof-bench-sim not built: verify/fiber.c (the fiber runtime) is missing")
+  message(STATUS "clof-bench-sim not built: fiber/fiber.c (the fiber runtime) is missing")
 endif()

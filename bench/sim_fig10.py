@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The CLoF paper's Fig. 9 / Fig. 10 analogue on a SIMULATED machine.
 
     bench/sim_fig10.py [--bindir build/bin] [--profile kunpeng920]
-                       [--out results/sim-fig10-kunpeng920] [--sim-ops N]
+                       [--out DIR (default $CLOF_RESULTS or build/results)/sim-fig10-PROFILE] [--sim-ops N]
                        [--scan-threads 16,64,128] [--threads 1,2,4,...,128]
                        [--top 3] [--seed S]
 
@@ -62,7 +63,9 @@ def main():
     p.add_argument("--top", type=int, default=3)
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
-    out = a.out or os.path.join("results", "sim-fig10-%s" % a.profile)
+    out = a.out or os.path.join(os.environ.get("CLOF_RESULTS") or
+                               os.path.join(os.path.dirname(os.path.abspath(a.bindir)), "results"),
+                               "sim-fig10-%s" % a.profile)
     os.makedirs(out, exist_ok=True)
     names = subprocess.run([os.path.join(a.bindir, "clof-bench"), "--list"],
                            stdout=subprocess.PIPE, text=True, check=True).stdout.split()

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Summarize clof-bench JSON lines (bench/oversub.sh output) as Markdown.
 
 usage: bench/summarize.py FILE.jsonl [FILE.jsonl ...] [--reference pthread]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof-uncontended -- the uncontended cost of a lock: one thread, N
  * acquire+release pairs in a loop with nothing else in it.  The lock and the

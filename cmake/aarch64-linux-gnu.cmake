@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross-compiling clof for Armv8 (aarch64) Linux with Debian's cross
 # toolchain (gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu,
 # libc6-dev-arm64-cross; scripts/deps.sh installs them with qemu-user):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The build matrix of docs/reliability.md "Builds": every build type with gcc
 # and clang, the whole tree, warnings counted (not errors, so that one run
 # lists them all).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Install what clof needs on a fresh Debian 12 machine (idempotent; quiet when
 # everything is there).  Used by scripts/test.sh and scripts/run.sh.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The fuzzing campaign (docs/reliability.md "Fuzzing"):
 #
 #   scripts/fuzz.sh HARNESS SECONDS      one harness (topology_file, emulate, sysfs,

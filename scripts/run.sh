@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The main job: the CLoF workflow on this machine (docs/workflow.md).
 #   1. install what is missing, build (build/, or $CLOF_BUILD_DIR);
 #   2. show the machine's hierarchy (clof topology);
@@ -27,7 +28,7 @@ echo "clof: built in $(( $(date +%s) - t0 )) s"
 echo "clof: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cpus;" \
      "this machine's hierarchy:"
 "$build/bin/clof" topology --quiet | sed 's/^/  /'
-out="results/select-$(date +%Y%m%d-%H%M%S)"
+out="${CLOF_RESULTS:-$build/results}/select-$(date +%Y%m%d-%H%M%S)"
 t1=$(date +%s)
 rc=0
 "$build/bin/clof" select --out "$out" "$@" || rc=$?

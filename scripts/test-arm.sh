@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # clof on Armv8 (docs/arm.md): cross-builds everything for aarch64 with
 # cmake/aarch64-linux-gnu.cmake in both atomics flavours, LSE
 # (-march=armv8.1-a) and LL/SC (-march=armv8-a -mno-outline-atomics), and

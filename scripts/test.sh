@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The test command: installs what is missing, builds with clang (Release:
 # what `cmake -DCMAKE_BUILD_TYPE=Release` users get; the fuzz harnesses there
 # are libFuzzer programs with ASan+UBSan, and their corpora are replayed), with

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sim/backend_sim.h -- the `sim` backend of the atomics shim (atomic.h, "The
  * backend hook"; DESIGN.md "three backends").
  *
  * Compile lock code with -DCLOF_BACKEND_HEADER='"backend_sim.h"' (sim/ on
- * the include path) and link sim/sim.c + verify/fiber.c: every shared access
+ * the include path) and link sim/sim.c + fiber/fiber.c: every shared access
  * of every lock is then charged by the cache-coherence cost model of sim.c
  * in virtual time, on the simulated thread that makes it.  No lock source
  * changes.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """heatmap2profile -- a simulation profile from a measured heatmap.
 
     sim/heatmap2profile.py HEATMAP.csv --topology FILE --out NAME.profile

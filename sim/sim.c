@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sim/sim.c -- the simulator of the `sim` backend (see sim.h for the model,
  * docs/simulation.md for its use and its limits).
@@ -8,7 +9,7 @@
  *   directory  one entry per touched 64-byte line: the modified holder, the
  *              sharer set, the time the line is busy until (transfers of a
  *              line are serialised), the threads sleeping on it;
- *   threads    one fiber each (verify/fiber.h, the project's one fiber
+ *   threads    one fiber each (fiber/fiber.h, the project's one fiber
  *              runtime), a virtual clock, a cpu;
  *   scheduler  a binary heap of the runnable threads ordered by (clock,
  *              index); a thread runs until its next access finds another

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sim/sim.h -- the simulator behind the `sim` backend of the atomics shim
  * (sim/backend_sim.h): simulated cpus run a program's threads in virtual

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libclof: the queue-node pool of the abortable cohort lock A-C-BO-CLH
  * (include/clof/numa/acohort.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libclof: the LibASL epoch calls and configuration (include/clof/asl.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libclof: the hierarchy file (docs/topology.md "The hierarchy file").
  *

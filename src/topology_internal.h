@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * topology_internal.h -- shared by the src/topology*.c files (not installed).
  */

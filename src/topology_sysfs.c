@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libclof: discovery from sysfs (root overridable, so tests read fixtures).
  *

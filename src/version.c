@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libclof: version and build facts. */
 #include <clof/clof.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof-heatmap -- the handover heatmap of the CLoF paper, section 3.1 (the
  * measuring half of `clof heatmap`; docs/topology.md "The heatmap").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof-topology -- print the machine's hierarchy (the C half of
  * `clof topology`; see docs/topology.md).

@@ -1,4 +1,5 @@
 #!@CLOF_PYTHON@
+# SPDX-License-Identifier: MIT
 """clof -- the clof command (docs/ in the project).
 
     clof <subcommand> [options]          clof <subcommand> --help
@@ -15,7 +16,7 @@ the source tree, with two functions:
 or, for a subcommand that is a C program's front door, PASSTHROUGH = True and
 run(argv, ctx) -> int, which gets the command line unparsed.
 
-A subcommand whose module does not exist yet answers "not implemented yet"
+A subcommand whose module is missing (a broken installation) says so
 (exit 2).  Exit status everywhere: 0 success, 1 a failed check or run,
 2 bad usage or bad input (with a message on stderr).
 """
@@ -69,6 +70,18 @@ class Context:
             sys.exit(2)
         return path
 
+    def results_dir(self):
+        """where run output goes by default: $CLOF_RESULTS, else results/ of
+        the build this command runs from (BUILD/results), else clof-results/
+        in the current folder (an installed clof); never the source tree"""
+        env = os.environ.get("CLOF_RESULTS")
+        if env:
+            return env
+        build = os.path.abspath(os.path.join(self.bindir, ".."))
+        if os.path.isfile(os.path.join(build, "CMakeCache.txt")):
+            return os.path.join(build, "results")
+        return os.path.abspath("clof-results")
+
 
 def module_name(cmd):
     return "clof_cmd_" + cmd.replace("-", "_")
@@ -77,8 +90,7 @@ def module_name(cmd):
 def top_usage(out):
     out.write("usage: clof <subcommand> [options]\n\nsubcommands:\n")
     for name, text in SUBCOMMANDS:
-        mark = "" if importlib.util.find_spec(module_name(name)) else "  (not implemented yet)"
-        out.write("  %-12s %s%s\n" % (name, text, mark))
+        out.write("  %-12s %s\n" % (name, text))
     out.write("\n'clof <subcommand> --help' for its options.\n")
 
 
@@ -93,7 +105,8 @@ def main(argv):
         top_usage(sys.stderr)
         return 2
     if importlib.util.find_spec(module_name(cmd)) is None:
-        sys.stderr.write("clof %s: not implemented yet\n" % cmd)
+        sys.stderr.write("clof %s: its module %s.py is missing from %s (a broken "
+                         "installation: reinstall clof)\n" % (cmd, module_name(cmd), PYDIR))
         return 2
     mod = importlib.import_module(module_name(cmd))
     if getattr(mod, "PASSTHROUGH", False):

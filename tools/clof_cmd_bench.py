@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """clof bench -- run the lock microbenchmark (clof-bench).
 
     clof bench --list

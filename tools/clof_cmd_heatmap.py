@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """clof heatmap -- the handover heatmap (CLoF paper section 3.1, Fig. 1 and
 Table 2) and the levels proposed from it.
 

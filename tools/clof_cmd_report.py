@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """clof report -- the report of a `clof select` results folder (docs/workflow.md).
 
     clof report DIR [--out OUTDIR] [--quiet]

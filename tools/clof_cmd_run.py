@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """clof run -- run a program over a clof lock through the preload library
 (docs/workflow.md, docs/preload.md).
 
@@ -7,7 +8,8 @@
 --select DIR   the lock `clof select` picked into DIR: DIR/libclof-best.so when
                it was built, else libclof-preload.so with DIR/clof-best.env
                (CLOF_LOCK and the hierarchy the selection used).
-               Default: the newest results/select-*/ under the current folder.
+               Default: the newest select-*/ under RESULTS ($CLOF_RESULTS, else
+               BUILD/results, else ./clof-results).
 --lock NAME    any lock of libclof-preload.so (CLOF_LOCK: mcs, hmcs, cna,
                c-bo-mcs, clof:tkt-mcs-clh, glibc ...); a composition may be
                given without "clof:" (tkt-mcs-clh), pthread means glibc.
@@ -36,7 +38,7 @@ COMPOSITION = re.compile(r"^(tkt|mcs|clh|hem|ticket|hemlock)(-(tkt|mcs|clh|hem|t
 def add_arguments(p):
     g = p.add_mutually_exclusive_group()
     g.add_argument("--select", metavar="DIR",
-                   help="a clof select results folder (default: the newest results/select-*)")
+                   help="a clof select results folder (default: the newest select-* of the results folder)")
     g.add_argument("--lock", metavar="NAME", help="a lock of libclof-preload.so (CLOF_LOCK)")
     p.add_argument("--stats", action="store_true", help="CLOF_STATS=1 (statistics at exit)")
     p.add_argument("--preload", metavar="LIB", help="the preload library (default: the build's "
@@ -68,12 +70,13 @@ def preload_lib(ctx, given):
         % ctx.bindir)
 
 
-def newest_select():
-    dirs = [d for d in glob.glob(os.path.join("results", "select-*"))
+def newest_select(ctx):
+    res = ctx.results_dir()
+    dirs = [d for d in glob.glob(os.path.join(res, "select-*"))
             if os.path.isfile(os.path.join(d, "ranking.json"))]
     if not dirs:
-        die("no lock: give --lock NAME or --select DIR (no results/select-*/ with a ranking "
-            "under %s; `clof select` makes one)" % os.getcwd())
+        die("no lock: give --lock NAME or --select DIR (no select-*/ with a ranking "
+            "under %s; `clof select` makes one)" % res)
     return max(dirs, key=os.path.getmtime)
 
 
@@ -129,7 +132,7 @@ def main(args, ctx):
     else:
         if args.topology or args.emulate:
             die("--topology/--emulate go with --lock; a --select folder has its own hierarchy")
-        d = args.select or newest_select()
+        d = args.select or newest_select(ctx)
         if not os.path.isfile(os.path.join(d, "ranking.json")):
             die("--select %s: not a clof select results folder (no ranking.json)" % d)
         so = os.path.join(d, "libclof-best.so")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """clof select -- the scripted benchmark and the selection of the best lock
 (CLoF paper section 4.3 and Fig. 5; docs/workflow.md).
 
@@ -18,7 +19,7 @@
    gets exactly these levels, so every lock of the run (the compositions and
    HMCS) has the same ones.
 3. The candidates: every composition of the basic locks over the M levels
-   (N^M), as compiled into clof-bench (bench/gen_compositions.py), plus the
+   (N^M), as compiled into clof-bench (tools/gen_compositions.py), plus the
    baselines (MCS, HMCS over the same levels, CNA, C-BO-MCS, glibc).
 4. The runs: runs x threads x locks, interleaved (every lock once per round,
    in a seeded random order), each one clof-bench process
@@ -63,7 +64,8 @@ CMD = "select"
 
 def add_arguments(p):
     p.add_argument("--out", metavar="DIR",
-                   help="results folder (default: results/select-YYYYmmdd-HHMMSS)")
+                   help="results folder (default: RESULTS/select-YYYYmmdd-HHMMSS, RESULTS being "
+                        "$CLOF_RESULTS, else BUILD/results, else ./clof-results)")
     p.add_argument("--locks", default=DEFAULT_LOCKS, metavar="LIST",
                    help="basic locks to compose (default %s; hem = Hemlock with the "
                         "CTR optimisation on x86)" % DEFAULT_LOCKS)
@@ -235,7 +237,7 @@ def choose_levels(h, text):
     chosen.sort(key=kinds.index)
     if len(chosen) + 1 > MAX_COMPOSITION_LEVELS:
         die("--levels: %d levels with system, but clof-bench has compositions of at most %d "
-            "levels (bench/gen_compositions.py --max-levels); choose at most %d below system"
+            "levels (tools/gen_compositions.py --max-levels); choose at most %d below system"
             % (len(chosen) + 1, MAX_COMPOSITION_LEVELS, MAX_COMPOSITION_LEVELS - 1))
     return chosen + ["system"], []
 
@@ -444,7 +446,7 @@ def main(args, ctx):
     if missing:
         die("clof-bench has no %s (%d of the %d compositions of %s over %d levels are missing); "
             "it has compositions of the basic locks tkt mcs clh hem over 2..%d levels "
-            "(bench/gen_compositions.py)"
+            "(tools/gen_compositions.py)"
             % (", ".join(missing[:6]) + (" ..." if len(missing) > 6 else ""), len(missing),
                len(cands), ",".join(abbrs), m, MAX_COMPOSITION_LEVELS))
     baselines = []
@@ -473,7 +475,7 @@ def main(args, ctx):
             die("--workload leveldb: the preload library has compositions of 2 and 3 levels; "
                 "%d levels were chosen (use --levels)" % m)
 
-    out = args.out or os.path.join("results", "select-" + time.strftime("%Y%m%d-%H%M%S"))
+    out = args.out or os.path.join(ctx.results_dir(), "select-" + time.strftime("%Y%m%d-%H%M%S"))
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as e:

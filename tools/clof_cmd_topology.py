@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """clof topology -- print the machine's hierarchy; check hierarchy files.
 
     clof topology [--json | --dump] [--all] [--topology FILE | --emulate SHAPE]

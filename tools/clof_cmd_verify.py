@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """clof verify -- model-check the locks (clof-verify, docs/verification.md).
 
     clof verify [--lock NAME]... [--model sc|tso|c11|all] [--quick|--full]

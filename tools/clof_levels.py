@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Hierarchies, heatmap matrices, and levels proposed from a heatmap.
 
 The CLoF paper (section 4) reads the levels of a machine off its heatmap by

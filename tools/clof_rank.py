@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Ranking of a scripted benchmark (CLoF paper section 4.3, "Selection policy").
 
 The scripted benchmark gives, for every lock, one throughput per contention

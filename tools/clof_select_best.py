@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The best-lock artifacts of `clof select` (docs/workflow.md):
 
   clof_best.h        one include: the selected composition, declared with
@@ -12,7 +13,7 @@ import os
 import subprocess
 import time
 
-# composition abbreviations (bench/gen_compositions.py) -> clof basic locks
+# composition abbreviations (tools/gen_compositions.py) -> clof basic locks
 ABBR_TO_LOCK = {"tkt": "ticket", "mcs": "mcs", "clh": "clh", "hem": "hemlock_ctr",
                 "hemnc": "hemlock", "ptl": "ptl", "tas": "tas", "ttas": "ttas", "bo": "bo"}
 LOCK_TO_ABBR = {v: k for k, v in ABBR_TO_LOCK.items()}
@@ -95,8 +96,8 @@ def header_text(name, levels, hierarchy, policy, info):
         "#define CLOF_BEST_HIERARCHY \\",
         c_string(hierarchy).replace("\n", " \\\n"),
         "",
-        "/* the composition: basic locks from the system level down */",
-        "CLOF_LOCK(best_impl_, %s)" % ", ".join(reversed(locks)),
+        "/* the composition: basic locks from the lowest level up, as its name */",
+        "CLOF_COMPOSE(best_impl_, %s)" % ", ".join(locks),
         "",
         "typedef clof_best_impl__t clof_best_t;",
         "typedef clof_best_impl__ctx_t clof_best_ctx_t;",

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The topology part of the `clof` command: the C helpers clof-topology and
 # clof-heatmap, and the `clof` dispatcher itself (tools/clof.py, copied to
 # ${CMAKE_BINARY_DIR}/bin/clof; its subcommands live in tools/clof_cmd_*.py).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/backend_check.h -- the `check` backend of the atomics shim.
  *

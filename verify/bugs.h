@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/bugs.h -- the named memory-order bugs, one table for both checkers:
  * `clof-verify --bug NAME` (vc; verify/clof_verify.c) and

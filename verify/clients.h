@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/clients.h -- the checked programs ("clients") of clof-verify.
  *
@@ -48,7 +49,7 @@ extern const vc_client_t vc_clients_swapped[];
 extern const vc_client_t vc_clients_timed[];
 
 #ifdef CLOF_BACKEND_HEADER
-#include <clof/atomic.h>
+#include <clof/await.h>
 #include <clof/topology.h>
 #include <clof/wait.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/clients_basic.c -- the clients of the basic locks (the base step of
  * the CLoF paper's induction, §4.2): every lock of CLOF_BASIC_LOCKS, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/clients_hmcs.c -- HMCS at depth 3 with the HMCS paper's client
  * (Fig. 9: 3 threads on separate NUMA nodes, thresholds 2, T0 acquires
@@ -6,7 +7,7 @@
  * Compiled twice: as itself, the paper's lock exactly (no fast path:
  * CLOF_COMPOSE_NO_FAST_PATH for this translation unit; clients "hmcs3",
  * "hmcs3.try", the named bug hmcs-status-acquire and the mutation test use
- * them), and through clients_hmcs_fast.c with VC_HMCS_FAST, the lock as
+ * them), and again with VC_HMCS_FAST (verify/CMakeLists.txt), the lock as
  * clof ships it (the fast word of hmcs.h; "hmcs3.fast", "hmcs3.fast.try").
  *
  * Machine "numa:2,cache:2,core:2": cache (4 cohorts of 2 cpus), numa (2 of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/clients_numa.c -- clients of the NUMA-aware locks (HMCS: in
  * clients_hmcs.c), CNA, the cohort locks,
@@ -114,11 +115,11 @@ static void cna_thread(void *arg, int t)
 /* ---------------------------------------------------------------- compositions */
 
 /* The CLoF induction step: CLoF(l, ticket) for every basic lock l. */
-#define X(L, U) CLOF_LOCK(ind_##L, ticket, L)
+#define X(L, U) CLOF_COMPOSE(ind_##L, L, ticket)
 CLOF_BASIC_LOCKS(X)
 #undef X
 /* 2- and 3-level compositions of ticket locks (the paper's GenMC runs). */
-CLOF_LOCK(tkt3, ticket, ticket, ticket)
+CLOF_COMPOSE(tkt3, ticket, ticket, ticket)
 
 /* A client of a composed lock N on topology T with placement C. */
 #define VC_COMPOSED_CLIENT_(N, T, C)                                           \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/clients_swapped.c -- compositions built with the release order of
  * the CLoF generator swapped (CLOF_COMPOSE_SWAPPED_RELEASE: the low lock is
@@ -45,10 +46,10 @@ static clof_atomic32_t swap_point;
 #define CLOF_CMP_RELEASE_ORDER_(high, low)                                     \
     (low, (void)clof_atomic32_read_rlx(&swap_point), high)
 
-CLOF_LOCK(sw_tkt_mcs, mcs, ticket)
-CLOF_LOCK(sw_mcs_clh, clh, mcs)
-CLOF_LOCK(sw_tkt_hem, hemlock, ticket)
-CLOF_LOCK(sw_tkt_tkt, ticket, ticket)
+CLOF_COMPOSE(sw_tkt_mcs, ticket, mcs)
+CLOF_COMPOSE(sw_mcs_clh, mcs, clh)
+CLOF_COMPOSE(sw_tkt_hem, ticket, hemlock)
+CLOF_COMPOSE(sw_tkt_tkt, ticket, ticket)
 
 #define VC_SWAPPED_CLIENT_(N)                                                  \
     static clof_##N##_t N##_lock;                                              \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/clients_timed.c -- the timed paths of the abortable cohort locks
  * (A-C-BO-BO, A-C-BO-CLH: acquire_until), with the check backend's logical

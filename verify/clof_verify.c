@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/clof_verify.c -- clof-verify: model-check the locks of clof with vc
  * (vc.h) under SC, TSO and C11.  `clof verify` (tools/clof_cmd_verify.py)

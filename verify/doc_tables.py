@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """verify/doc_tables.py RESULTS_DIR -- the tables of docs/verification.md
 from the files verify/tables.sh wrote (quick.md, full.md, mutation.md):
 one row per lock, one column per model and mode."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/litmus.c -- the checker checks itself: small programs with known
  * verdicts under SC, TSO and C11, written against the clof atomics shim (so
@@ -13,7 +14,7 @@
  */
 #include "litmus.h"
 
-#include <clof/atomic.h>
+#include <clof/await.h>
 
 #include <stdlib.h>
 #include <string.h>

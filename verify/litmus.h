@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/litmus.h -- the self-test programs of vc (see litmus.c).
  */

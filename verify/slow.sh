@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # verify/slow.sh -- the checks that are too slow for CI under the free
 # modification order of vc's C11 model (docs/verification.md, "Cost of the
 # free modification order"), run by hand:

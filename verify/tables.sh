@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # verify/tables.sh -- regenerate the tables of docs/verification.md.
 #
 #   verify/tables.sh [BUILD_DIR] [FULL_LIMIT_S]
 #
-# Writes results/verify-<date>/: machine.txt (where and when), selftest.txt,
+# Writes verify-<date>/ under BUILD/results (or $CLOF_RESULTS): machine.txt
+# (where and when), selftest.txt,
 # litmus.md (the litmus catalogue table: clof-verify --selftest --markdown),
 # quick.md (every client x model, quick mode, the CI configuration),
 # full.md (no preemption bound, FULL_LIMIT_S seconds per run, default 60:
@@ -18,7 +20,7 @@ build=${1:-$root/build}
 limit=${2:-60}
 v=$build/bin/clof-verify
 [ -x "$v" ] || { echo "tables.sh: $v not found (build first)" >&2; exit 2; }
-out=$root/results/verify-$(date -u +%F)
+out=${CLOF_RESULTS:-$build/results}/verify-$(date -u +%F)
 mkdir -p "$out"
 {
   echo "date: $(date -u +%FT%TZ)"

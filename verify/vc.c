@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/vc.c -- vc, a stateless model checker for C programs built on the
  * clof atomics shim.  See vc.h for the model; docs/verification.md for what
  * it covers and what it does not.
  *
  * Structure
- *   fibers        one fiber per thread (verify/fiber.h, the fiber runtime
+ *   fibers        one fiber per thread (fiber/fiber.h, the fiber runtime
  *                 shared with the simulation backend); the scheduler runs
  *                 on the caller's stack.
  *   memory        SC: the program's own memory.  TSO: the program's memory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/vc.h -- vc, the stateless model checker of clof.
  *

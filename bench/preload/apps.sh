@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The real programs over libclof-preload.so, each lock against glibc,
 # interleaved: LevelDB (our readrandom driver), Kyoto Cabinet (kccachetest
 # and kcgrasstest wicked) and memcached (under memcaslap), at T = 1..4.
@@ -14,7 +15,7 @@
 #   memcached    TPS of memcaslap -T 2 -c 32 -t Ds against memcached -t T
 #                (T worker threads, 127.0.0.1), then a pl_mc_check of 2000
 #                keys (a mismatch fails the run)
-# Writes JSON lines to results/preload-apps-<date>.jsonl and prints
+# Writes JSON lines to BUILD/results/preload-apps-<date>.jsonl and prints
 # bench/preload/summarize.py's tables (saved next to it, .md).
 #
 # usage: bench/preload/apps.sh [--bin DIR] [--lib FILE] [--threads "1 2 3 4"]
@@ -60,7 +61,7 @@ done
 [[ " $programs " != *" memcached "* ]] || command -v memcaslap >/dev/null ||
   { echo "apps.sh: memcaslap missing (scripts/deps.sh)" >&2; exit 2; }
 stamp="$(date +%Y%m%d-%H%M%S)"
-[ -n "$out" ] || { mkdir -p "$root/results"; out="$root/results/preload-apps-$stamp.jsonl"; }
+[ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/preload-apps-$stamp.jsonl"; }
 tmp="$(mktemp -d)"
 mcpid=""
 trap '[ -n "$mcpid" ] && kill -KILL "$mcpid" 2>/dev/null; rm -rf "$tmp"' EXIT

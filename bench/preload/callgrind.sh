@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Uncontended pthread_mutex_lock + pthread_mutex_unlock through
 # libclof-preload.so against glibc's own, in callgrind instructions.
 #
@@ -23,7 +24,7 @@
 #                  sched_getcpu() (~50 instructions); with an emulated
 #                  topology it reads the thread's virtual cpu instead (a
 #                  thread-local load, like the native rseq read)
-#   --out FILE     CSV (default results/preload-callgrind-<date>.csv)
+#   --out FILE     CSV (default BUILD/results/preload-callgrind-<date>.csv)
 # Prints a Markdown table with each lock's ratio to glibc (goal: <= 1.2).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -51,7 +52,7 @@ command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind missing (script
 lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
 
 stamp="$(date +%Y%m%d-%H%M%S)"
-[ -n "$out" ] || { mkdir -p "$root/results"; out="$root/results/preload-callgrind-$stamp.csv"; }
+[ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/preload-callgrind-$stamp.csv"; }
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 norand=(); if setarch "$(uname -m)" -R true 2>/dev/null; then norand=(setarch "$(uname -m)" -R); fi
 ir() { # lock n -> Ir   (lock "glibc": no preload)

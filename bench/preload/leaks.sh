@@ -12,7 +12,7 @@
 #                 clof:clh-mcs-tkt and clof:tkt-mcs-clh)
 #   --rounds R, --threads T, --bound-kib K: passed to pl_leak (defaults
 #                 100000, 1000, 4096)
-#   --out FILE    Markdown table (default results/preload-leaks-<date>.md)
+#   --out FILE    Markdown table (default $CLOF_RESULTS or build/results/preload-leaks-<date>.md)
 # The hierarchical locks run over CLOF_EMULATE=numa:2,cache:2,core:2, the
 # asl: locks over tests/preload/asl-3level.topo.  Growth is the resident
 # size at the end minus after 10% of the rounds (KiB); a lock fails when it
@@ -21,7 +21,7 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
 locks=""; rounds=100000; threads=1000; bound=4096
-out="$root/results/preload-leaks-$(date -u +%Y%m%d-%H%M%S).md"
+out="${CLOF_RESULTS:-$root/build/results}/preload-leaks-$(date -u +%Y%m%d-%H%M%S).md"
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin="$2"; shift 2 ;;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Oversubscribed pthread_mutex microbenchmark through libclof-preload.so,
 # against glibc in the same run, interleaved.
 #
@@ -6,7 +7,7 @@
 # loop (critical section: K shared cache lines; outside: ~NS ns of work).
 # For each repeat and each T, every lock and glibc run once, in an order
 # shuffled per (seed, repeat, T), so each lock/glibc ratio compares runs
-# made seconds apart.  Writes JSON lines to results/preload-oversub-<date>.jsonl
+# made seconds apart.  Writes JSON lines to BUILD/results/preload-oversub-<date>.jsonl
 # and prints bench/preload/summarize.py's tables (saved next to it, .md).
 #
 # usage: bench/preload/oversub.sh [--bin DIR] [--lib FILE] [--threads "2 4 8 16"]
@@ -39,7 +40,7 @@ drv="$bin/pl_mutexbench"
 [ -f "$lib" ] || { echo "oversub.sh: $lib not found (build first)" >&2; exit 2; }
 lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
 stamp="$(date +%Y%m%d-%H%M%S)"
-[ -n "$out" ] || { mkdir -p "$root/results"; out="$root/results/preload-oversub-$stamp.jsonl"; }
+[ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/preload-oversub-$stamp.jsonl"; }
 all="glibc $locks"
 machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version 2>&1 | awk 'NR == 1 { print $NF }') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
 python3 - "$cmdline" "$machine" "$threads" "$repeats" "$duration" "$cs" "$noncs" "$seed" >"$out" <<'EOF'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // pl_leveldb_readrandom -- LevelDB "readrandom" through Debian's libleveldb:
 // fill N keys, then T threads do random Gets for D seconds and check every
 // value.  LevelDB locks std::mutex (pthread_mutex_lock) on every Get and

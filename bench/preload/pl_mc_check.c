@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_mc_check -- every value written to memcached is read back.
  *

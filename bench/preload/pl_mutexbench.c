@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_mutexbench -- a pthread_mutex microbenchmark for the preload library:
  * T threads take one shared mutex (PTHREAD_MUTEX_INITIALIZER) in a loop for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pl_uncontended -- N uncontended pthread_mutex_lock + pthread_mutex_unlock
  * pairs on one mutex, from one thread, through the PLT: with glibc's

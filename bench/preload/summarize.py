@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Summarise the JSON lines of bench/preload/oversub.sh and apps.sh.
 
 usage: summarize.py FILE.jsonl [--goal X] [--goals "lock=X .. *=X"]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/asl.h -- asymmetry-aware locking: the reorderable lock over any clof
  * lock, and epochs with latency SLOs (LibASL, PPoPP'22).

@@ -1,6 +1,26 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * clof/clof.h -- the umbrella header: the atomics shim, the waiting policy,
- * every basic lock, and the declarations of libclof.
+ * clof/clof.h -- the umbrella header of the header-only part: the atomics
+ * shim, the waiting policy, the await helpers and every basic lock, plus the
+ * two version calls of libclof.
+ *
+ * The stack, bottom up (each header includes only headers below it):
+ *   atomic.h            the atomics shim (backend/native.h by default)
+ *   wait.h              the waiting policy: spin -> yield -> futex park
+ *   await.h             waiting on an atomic: await helpers, waking writes
+ *   lock.h, lock/NAME.h the basic locks (lock/list.h includes them all)
+ *   --- not included here: they need libclof (link clof::clof_static or
+ *   --- clof::clof_shared, or `pkg-config --libs clof`) ---
+ *   topology.h          the runtime hierarchy
+ *   hier/fast.h         the fast word of the hierarchical locks
+ *   hier/levels.h       a hierarchical lock's levels over the topology
+ *   compose.h           the CLoF generator (CLOF_COMPOSE)
+ *   numa/hmcs.h numa/cna.h numa/cohort.h numa/acohort.h  NUMA-aware locks
+ *   asl.h               LibASL's reorderable lock and epochs
+ * Include those by name.  This header leaves them out so that a program
+ * that uses only basic locks needs no library at any optimisation level
+ * (their out-of-line slow paths call into libclof).  The preload library's
+ * introspection header (src/preload/clof_preload.h) is not installed.
  */
 #ifndef CLOF_CLOF_H
 #define CLOF_CLOF_H
@@ -8,6 +28,8 @@
 #define CLOF_VERSION_STRING "0.1.0"
 
 #include <clof/atomic.h>
+#include <clof/wait.h>
+#include <clof/await.h>
 #include <clof/lock.h>
 #include <clof/lock/list.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/compose.h -- the CLoF lock generator (CLoF paper §4.1, Figs. 6-8).
  *
@@ -20,13 +21,15 @@
  * hands.  keep_local counts consecutive local passes and returns false at the
  * threshold (default 128 per level, from the hierarchy file; HMCS's rule).
  *
- * Declaring a lock: one line, the basic locks from the system level down:
+ * Declaring a lock: one line, the basic locks in the order of its name, from
+ * the lowest level up (as in the paper):
  *
- *     CLOF_LOCK(clh_mcs_tkt, ticket, mcs, clh)
+ *     CLOF_COMPOSE(clh_mcs_tkt, clh, mcs, ticket)
  *
- * defines clof_clh_mcs_tkt_t (ticket at the system level, MCS in the middle,
- * CLH at the lowest level), named from the lowest level up as in the paper.
- * 1 to 5 levels.  Every level is a separate static inline function that calls
+ * defines clof_clh_mcs_tkt_t (CLH at the lowest level, MCS in the middle,
+ * ticket at the system level).  1 to 5 levels.  The older spelling
+ * CLOF_LOCK(clh_mcs_tkt, ticket, mcs, clh) lists the same locks from the
+ * system level down and still works (see the end of this file).  Every level is a separate static inline function that calls
  * the next one directly: the recursion unfolds at compile time, with no
  * indirect call between levels.  Any basic lock may sit at any level; high
  * locks must be thread-oblivious (all clof basic locks are).
@@ -99,6 +102,8 @@
 #define CLOF_COMPOSE_H
 
 #include <clof/lock/list.h>
+#include <clof/hier/fast.h>
+#include <clof/hier/levels.h>
 #include <clof/topology.h>
 
 #include <stdlib.h>
@@ -126,113 +131,6 @@
 
 /* generated functions: a declared lock need not use all of them */
 #define CLOF_GEN_ static inline __attribute__((unused))
-
-#ifndef CLOF_COMPOSE_THRESHOLD
-#define CLOF_COMPOSE_THRESHOLD CLOF_TOPO_DEFAULT_THRESHOLD
-#endif
-
-/* Hook for handover accounting (bench): called by the owner after a full
- * acquire with the levels it had to take (0 = passed at the lowest level). */
-#ifndef CLOF_COMPOSE_ON_ACQUIRE
-#define CLOF_COMPOSE_ON_ACQUIRE(levels_taken) ((void)0)
-#endif
-
-/* ---- the fast path's word (see the header comment) ---- */
-/* the hierarchy's paths behind the fast path: called, not inlined (not
- * CLOF_SLOW: `cold` would optimise every inlined level of the contended
- * path for size) */
-#define CLOF_CMP_OUTLINE_ static __attribute__((noinline, unused))
-#define CLOF_CMP_HELD_ 1u
-#define CLOF_CMP_TOPWAIT_ 2u
-#ifdef CLOF_COMPOSE_NO_FAST_PATH
-#define CLOF_COMPOSE_FAST_ 0
-#else
-#define CLOF_COMPOSE_FAST_ 1
-#endif
-
-/* An arrival's (and tryacquire's) attempt. */
-CLOF_INLINE bool clof_compose_fast_try_(clof_atomic32_t *f)
-{
-    return clof_atomic32_read_rlx(f) == 0 &&
-           clof_atomic32_cas_acq(f, 0, CLOF_CMP_HELD_);
-}
-/* The fast owner's release. */
-CLOF_INLINE void clof_compose_fast_release_(clof_atomic32_t *f)
-{
-    uint32_t old = clof_atomic32_get_sub(f, CLOF_CMP_HELD_);
-    if (CLOF_UNLIKELY(old & CLOF_CMP_TOPWAIT_))
-        clof_atomic32_wake(f, CLOF_CMP_TOPWAIT_);
-}
-/* Deliberately broken variants of the fast path, for the model checker's
- * regression clients only (verify/clients_timed.c defines CLOF_FAST_MUTANT(k)
- * as a run-time choice before including clof headers): everywhere else 0,
- * folded away. */
-#ifndef CLOF_FAST_MUTANT
-#define CLOF_FAST_MUTANT(k) 0
-#endif
-/* The system-level owner: take HELD, waiting for a fast owner to leave until
- * `deadline` (wait.h's clock; CLOF_DEADLINE_NONE: for good, which reads no
- * clock).  false: timed out, HELD not taken and the TOPWAIT this call set
- * withdrawn (an abortable lock's owner of the system lock gives up). */
-CLOF_SLOW bool clof_compose_fast_take_until_slow_(clof_atomic32_t *f,
-                                                  uint32_t v,
-                                                  uint64_t deadline)
-{
-    clof_wait_t w = CLOF_WAIT_INIT;
-    for (;;) {
-        if (!(v & CLOF_CMP_HELD_)) { /* free: take it, clearing TOPWAIT */
-            uint32_t s = clof_atomic32_cmpxchg_acq(f, v, CLOF_CMP_HELD_);
-            if (s == v)
-                break;
-            v = s;
-            continue;
-        }
-        if (!(v & CLOF_CMP_TOPWAIT_)) { /* keep new arrivals out */
-            uint32_t s = clof_atomic32_cmpxchg(f, v, v | CLOF_CMP_TOPWAIT_);
-            if (s != v) {
-                v = s;
-                continue;
-            }
-            v |= CLOF_CMP_TOPWAIT_;
-        }
-        if (CLOF_LIKELY(clof_atomic32_wait_until(&w, f, v, deadline))) {
-            v = clof_atomic32_read_rlx(f);
-            continue;
-        }
-        /* timed out with v == HELD | TOPWAIT (only this thread sets TOPWAIT,
-         * and only the fast owner's leaving changes the word meanwhile):
-         * withdraw TOPWAIT, or, if the fast owner has just left (the CAS
-         * reads TOPWAIT alone), take the lock after all */
-        if (CLOF_FAST_MUTANT(1)) /* broken: leave TOPWAIT set */
-            return false;
-        uint32_t s = clof_atomic32_cmpxchg(f, v, CLOF_CMP_HELD_);
-        if (s == v)
-            return false;
-        v = s;
-    }
-    clof_wait_end(&w);
-    return true;
-}
-CLOF_INLINE void clof_compose_fast_take_(clof_atomic32_t *f)
-{
-    uint32_t v = clof_atomic32_cmpxchg_acq(f, 0, CLOF_CMP_HELD_);
-    if (CLOF_UNLIKELY(v != 0))
-        (void)clof_compose_fast_take_until_slow_(f, v, CLOF_DEADLINE_NONE);
-}
-/* The same by a deadline (the abortable cohort locks): false on timeout,
- * with the fast word as it would be had this call not been made. */
-CLOF_INLINE bool clof_compose_fast_take_until_(clof_atomic32_t *f,
-                                               uint64_t deadline)
-{
-    uint32_t v = clof_atomic32_cmpxchg_acq(f, 0, CLOF_CMP_HELD_);
-    return CLOF_LIKELY(v == 0) ||
-           clof_compose_fast_take_until_slow_(f, v, deadline);
-}
-/* The system-level owner, before releasing the system lock. */
-CLOF_INLINE void clof_compose_fast_drop_(clof_atomic32_t *f)
-{
-    clof_atomic32_write_rel(f, 0);
-}
 
 /* The top (system) level k: the basic lock B alone (and, with the fast
  * path, the fast word it takes after B: `fast`, NULL without one). */
@@ -351,63 +249,6 @@ CLOF_INLINE void clof_compose_fast_drop_(clof_atomic32_t *f)
         return clof_##N##_lowhw##k(n, c) ||                                    \
                clof_##N##_hw##k1(n->high, &n->high_ctx);                       \
     }
-
-/* The context invariant: high before low.  CLOF_COMPOSE_SWAPPED_RELEASE
- * builds the broken order on purpose, for the test that must catch it. */
-#ifdef CLOF_COMPOSE_SWAPPED_RELEASE
-#define CLOF_CMP_RELEASE_ORDER_(high, low) (low, high)
-#else
-#define CLOF_CMP_RELEASE_ORDER_(high, low) (high, low)
-#endif
-
-/* Map the n levels of a composition onto levels of topology t. */
-static inline int clof_compose_levels_(const clof_topology_t *t, uint32_t n,
-                                       const uint32_t *want, uint32_t *lvl)
-{
-    uint32_t tl = clof_topo_nlevels(t);
-    if (want) {
-        for (uint32_t k = 0; k < n; k++) {
-            if (want[k] >= tl || (k && want[k] < want[k - 1]))
-                return -1;
-            lvl[k] = want[k];
-        }
-        return lvl[n - 1] == tl - 1 ? 0 : -1;
-    }
-    /* the n-1 lowest levels below system, the lowest one repeated when the
-     * hierarchy has fewer (a flat machine maps every level to system) */
-    uint32_t low = n - 1, have = tl - 1;
-    uint32_t pad = low > have ? low - have : 0;
-    for (uint32_t k = 0; k < low; k++)
-        lvl[k] = k < pad ? 0 : k - pad;
-    lvl[n - 1] = tl - 1;
-    return 0;
-}
-
-/* Level indices of the kinds in `kinds` (n of them), if t has them all. */
-static inline bool clof_compose_prefer_(const clof_topology_t *t, uint32_t n,
-                                        const clof_level_kind_t *kinds,
-                                        uint32_t *lvl)
-{
-    if (!kinds)
-        return false;
-    for (uint32_t k = 0; k < n; k++) {
-        int i = clof_topo_level_index(t, kinds[k]);
-        if (i < 0)
-            return false;
-        lvl[k] = (uint32_t)i;
-    }
-    return true;
-}
-
-/* Cohort of the first cpu of cohort c of level lf, at level lt. */
-static inline uint32_t clof_compose_parent_(const clof_topology_t *t,
-                                            uint32_t lf, uint32_t c,
-                                            uint32_t lt)
-{
-    const clof_topo_level_t *L = &t->level[lf];
-    uint32_t cpu = L->cpus[L->cpu_start[c]];
-    return clof_topo_cohort(t, cpu, lt);
-}
 
 /* The tree of a composed lock: per level, an array of nodes (one per cohort
  * of the topology level it maps to). */
@@ -711,15 +552,39 @@ static inline clof_compose_tree_t *clof_compose_tree_new_(void)
                     CLOF_CMP_LINK_(N, 3, 4) CLOF_CMP_LINK_(N, 2, 3)            \
                     CLOF_CMP_LINK_(N, 1, 2) CLOF_CMP_LINK_(N, 0, 1))
 
+/* ---- the same, arguments from the lowest level up (as a name reads) ---- */
+#define CLOF_COMPOSE_1_(N, P, B0) CLOF_LOCK_1_(N, P, B0)
+#define CLOF_COMPOSE_2_(N, P, B0, B1) CLOF_LOCK_2_(N, P, B1, B0)
+#define CLOF_COMPOSE_3_(N, P, B0, B1, B2) CLOF_LOCK_3_(N, P, B2, B1, B0)
+#define CLOF_COMPOSE_4_(N, P, B0, B1, B2, B3) CLOF_LOCK_4_(N, P, B3, B2, B1, B0)
+#define CLOF_COMPOSE_5_(N, P, B0, B1, B2, B3, B4)                              \
+    CLOF_LOCK_5_(N, P, B4, B3, B2, B1, B0)
+
 #define CLOF_CMP_PICK_(_1, _2, _3, _4, _5, M, ...) M
-/* CLOF_LOCK(name, system_lock, ..., lowest_lock): 1 to 5 basic locks. */
-#define CLOF_LOCK(N, ...)                                                      \
-    CLOF_CMP_PICK_(__VA_ARGS__, CLOF_LOCK_5_, CLOF_LOCK_4_, CLOF_LOCK_3_,      \
-                   CLOF_LOCK_2_, CLOF_LOCK_1_, none)(N, NULL, __VA_ARGS__)
+/* CLOF_COMPOSE(name, lowest_lock, ..., system_lock): 1 to 5 basic locks,
+ * listed in the order of the composition's name (the paper's: lowest level
+ * first), e.g. CLOF_COMPOSE(tkt_mcs_clh, ticket, mcs, clh) is tkt-mcs-clh:
+ * ticket at the lowest level, CLH at the system level. */
+#define CLOF_COMPOSE(N, ...)                                                   \
+    CLOF_CMP_PICK_(__VA_ARGS__, CLOF_COMPOSE_5_, CLOF_COMPOSE_4_,              \
+                   CLOF_COMPOSE_3_, CLOF_COMPOSE_2_, CLOF_COMPOSE_1_,          \
+                   none)(N, NULL, __VA_ARGS__)
 /* The same, preferring the hierarchy levels whose kinds the array P (of
  * clof_level_kind_t, n entries, lowest first, system last) names; when the
  * hierarchy lacks one of them the default choice applies.  The cohort locks
  * use it to sit on the NUMA level. */
+#define CLOF_COMPOSE_ON(N, P, ...)                                             \
+    CLOF_CMP_PICK_(__VA_ARGS__, CLOF_COMPOSE_5_, CLOF_COMPOSE_4_,              \
+                   CLOF_COMPOSE_3_, CLOF_COMPOSE_2_, CLOF_COMPOSE_1_,          \
+                   none)(N, P, __VA_ARGS__)
+
+/* The old spelling, kept working: CLOF_LOCK(name, system_lock, ...,
+ * lowest_lock) lists the levels from the system level down (the reverse of
+ * the name); CLOF_LOCK_ON likewise.  New code: CLOF_COMPOSE.  (CLOF_LOCK is
+ * also the preload library's environment variable, unrelated to this.) */
+#define CLOF_LOCK(N, ...)                                                      \
+    CLOF_CMP_PICK_(__VA_ARGS__, CLOF_LOCK_5_, CLOF_LOCK_4_, CLOF_LOCK_3_,      \
+                   CLOF_LOCK_2_, CLOF_LOCK_1_, none)(N, NULL, __VA_ARGS__)
 #define CLOF_LOCK_ON(N, P, ...)                                                \
     CLOF_CMP_PICK_(__VA_ARGS__, CLOF_LOCK_5_, CLOF_LOCK_4_, CLOF_LOCK_3_,      \
                    CLOF_LOCK_2_, CLOF_LOCK_1_, none)(N, P, __VA_ARGS__)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/lock.h -- the one lock interface, and the lock descriptor.
  *
@@ -40,7 +41,7 @@
 #ifndef CLOF_LOCK_H
 #define CLOF_LOCK_H
 
-#include <clof/atomic.h>
+#include <clof/await.h>
 
 typedef struct {
     const char *name;      /* the short name used on command lines */

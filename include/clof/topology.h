@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/topology.h -- the runtime hierarchy of the machine (libclof).
  *

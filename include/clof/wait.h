@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/wait.h -- the one waiting policy of clof.
  *
  * Every waiting loop of every lock waits here, through the await helpers of
- * atomic.h (clof_atomicW_await_*) or, for loops that are not a plain await
+ * await.h (clof_atomicW_await_*) or, for loops that are not a plain await
  * (TAS retrying its exchange), through clof_wait_change_* directly.
  *
  * Policies, chosen at compile time (define one before including any clof
@@ -44,10 +45,10 @@
  * defining CLOF_BE_HAS_AWAIT with clof_be_await_change_{u32,u64,ptr}
  * (block until *p != seen) and clof_be_wake(p).
  */
-#include <clof/atomic.h>
-
 #ifndef CLOF_WAIT_H
 #define CLOF_WAIT_H
+
+#include <clof/atomic.h>
 
 #if !defined(CLOF_WAIT_SPIN) && !defined(CLOF_WAIT_SPIN_PARK)
 #define CLOF_WAIT_SPIN_PARK 1
@@ -99,7 +100,7 @@
 #define CLOF_WAIT_CAN_NUDGE 1
 #endif
 
-/* The order of a waking write's store (see atomic.h *_write_wake). */
+/* The order of a waking write's store (see await.h *_write_wake). */
 #if defined(CLOF_WAIT_SPIN_PARK) && !defined(CLOF_BE_HAS_AWAIT)
 #define CLOF_WAKE_STORE_MO CLOF_MO_SEQ
 #else

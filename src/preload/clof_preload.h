@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof_preload.h -- introspection of libclof-preload.so.
  *

@@ -1,14 +1,15 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_compositions.h -- the CLoF compositions that
  * CLOF_LOCK=clof:<name> selects in libclof-preload.so.
  *
  * The compositions are the ones clof-bench has, made by the same generator,
- * bench/gen_compositions.py, over fewer levels:
+ * tools/gen_compositions.py, over fewer levels:
  *
- *     bench/gen_compositions.py pl_gen_compositions.h --locks tkt,mcs,clh,hem --max-levels 3
+ *     tools/gen_compositions.py pl_gen_compositions.h --locks tkt,mcs,clh,hem --max-levels 3
  *
  * run by src/preload/CMakeLists.txt (and src/preload/build-best.sh) into the
- * build tree.  Its output declares each lock with CLOF_LOCK(k_<parts>, ...)
+ * build tree.  Its output declares each lock with CLOF_COMPOSE(k_<parts>, ...)
  * and follows each with BL_COMPOSED_ADAPTER_(k_<parts>, "<name>"), the hook
  * clof-bench uses for its lock table; here the hook defines the CLOF_LOCK
  * name and the destroy function of the lock.  BENCH_COMPOSED_LOCKS(X) lists

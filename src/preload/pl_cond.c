@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_cond.c -- the condition variable of libclof-preload.so.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_config.c -- what CLOF_LOCK and CLOF_STATS select.
  *
@@ -38,26 +39,6 @@ bool pl_is_withdrawn(const char *name)
     while (*p) {
         size_t len = strcspn(p, " ");
         if (len == n && strncmp(p, name, n) == 0)
-            return true;
-        p += len;
-        while (*p == ' ')
-            p++;
-    }
-    return false;
-}
-
-static bool pl_is_pending(const char *v)
-{
-#ifndef PL_HAVE_ASL
-    if (strncmp(v, "asl:", 4) == 0)
-        return true;
-#endif
-    const char *p = PL_PENDING_NAMES;
-    size_t n = strlen(v);
-    while (*p) {
-        const char *e = strchr(p, ' ');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len == n && strncmp(p, v, n) == 0)
             return true;
         p += len;
         while (*p == ' ')
@@ -132,14 +113,9 @@ static void pl_known_names(char *buf, size_t size)
     }
     if (off < size)
         snprintf(buf + off, size - off,
-                 " clof:<%s, 2 to %d of them joined by '-', lowest level first>%s",
-                 PL_COMPOSITION_PARTS, PL_COMPOSITION_MAX_LEVELS,
-#ifdef PL_HAVE_ASL
-                 " asl:<any of these>"
-#else
-                 ""
-#endif
-        );
+                 " clof:<%s, 2 to %d of them joined by '-', lowest level first>"
+                 " asl:<any of these>",
+                 PL_COMPOSITION_PARTS, PL_COMPOSITION_MAX_LEVELS);
 }
 
 /* v: CLOF_LOCK's value (the default already put in its place), st:
@@ -165,12 +141,7 @@ void pl_config_parse(const char *v, const char *st, pl_config_t *out)
     if (d == NULL) {
         char known[768];
         pl_known_names(known, sizeof known);
-        if (pl_is_pending(v))
-            snprintf(out->lock_msg, sizeof out->lock_msg,
-                     "clof-preload: CLOF_LOCK='%s' is not yet available in this build; "
-                     "available: %s; not yet available: %s; running on glibc's pthread mutexes",
-                     v, known, PL_PENDING_NAMES);
-        else if (strncmp(v, "clof:", 5) == 0)
+        if (strncmp(v, "clof:", 5) == 0)
             snprintf(out->lock_msg, sizeof out->lock_msg,
                      "clof-preload: CLOF_LOCK='%s' is not a composition this build has; "
                      "known locks: %s; running on glibc's pthread mutexes",
@@ -178,10 +149,9 @@ void pl_config_parse(const char *v, const char *st, pl_config_t *out)
         else
             snprintf(out->lock_msg, sizeof out->lock_msg,
                      "clof-preload: unknown lock CLOF_LOCK='%s'; known locks: %s "
-                     "(aliases: tkt hem hemctr; glibc = no replacement)%s%s; "
+                     "(aliases: tkt hem hemctr; glibc = no replacement); "
                      "running on glibc's pthread mutexes",
-                     v, known, PL_PENDING_NAMES[0] ? "; not yet available: " : "",
-                     PL_PENDING_NAMES);
+                     v, known);
         return;
     }
     out->lock = d;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_core.c -- configuration, start-up, glibc's functions,
  * per-thread state, memory pools, fork and statistics of libclof-preload.so.

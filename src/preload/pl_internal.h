@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_internal.h -- the shared internals of libclof-preload.so.
  *
@@ -115,7 +116,7 @@ PL_BASIC_LOCKS(PL_BASIC_NAMED_)
 /* Locks over the machine's hierarchy: the process topology (CLOF_TOPOLOGY,
  * CLOF_EMULATE or sysfs) is loaded at start-up for them.
  * X(id, _): the second argument is whatever the list that names the lock
- * passes (the lists of cohort.h and of bench/gen_compositions.py);
+ * passes (the lists of cohort.h and of tools/gen_compositions.py);
  * pl_levels_<id>: the lock counts the levels each acquisition took
  * (compose.h's hook: HMCS, the cohort locks, the compositions; not CNA,
  * which has no levels).  Nothing
@@ -144,12 +145,6 @@ CLOF_COHORT_LOCKS(PL_COHORT_NAMED_)
  * deadline.  A-C-BO-CLH takes its queue nodes from per-thread pools of
  * libclof that malloc when empty (a thread's first acquisitions): not for
  * programs whose malloc takes pthread mutexes. */
-#if defined(__has_include)
-#if __has_include(<clof/numa/acohort.h>)
-#define PL_HAVE_ACOHORT 1
-#endif
-#endif
-#ifdef PL_HAVE_ACOHORT
 #include <clof/numa/acohort.h>
 /* Their trees are retired too (PL_RETIRE_TREE): after a global release
  * whose CAS of the tail lost to an arrival that then aborted, A-C-BO-CLH's
@@ -160,9 +155,6 @@ CLOF_COHORT_LOCKS(PL_COHORT_NAMED_)
  * writes to it.  Reused as it is, the tree's next arrival recycles it. */
 CLOF_ABORTABLE_COHORT_LOCKS(PL_COHORT_NAMED_)
 #define PL_ABORTABLE_LOCKS(X) CLOF_ABORTABLE_COHORT_LOCKS(X)
-#else
-#define PL_ABORTABLE_LOCKS(X)
-#endif
 #define PL_NUMA_LOCKS(X) PL_NAMED_NUMA_LOCKS(X) PL_ABORTABLE_LOCKS(X) PL_COMPOSITIONS(X)
 
 /* The reorderable locks of LibASL (include/clof/asl.h), CLOF_LOCK=asl:<lock>
@@ -171,31 +163,12 @@ CLOF_ABORTABLE_COHORT_LOCKS(PL_COHORT_NAMED_)
  * so the fast paths of the other locks do not change.  The core type of the
  * calling cpu comes from the process topology, loaded at start-up for them
  * as for the hierarchical locks. */
-#if defined(__has_include)
-#if __has_include(<clof/asl.h>)
-#define PL_HAVE_ASL 1
-#endif
-#endif
-#ifdef PL_HAVE_ASL
 #include <clof/asl.h>
 #define PL_ASL_DECLARE_(id, _)                                                 \
     CLOF_ASL_LOCK(asl_##id, id)                                                \
     static inline void pl_destroy_asl_##id(clof_asl_##id##_t *l) { pl_destroy_##id(&l->base); }
 PL_BASIC_LOCKS(PL_ASL_DECLARE_)
 PL_NUMA_LOCKS(PL_ASL_DECLARE_)
-#endif
-
-/* Names of CLOF_LOCK accepted by the design that this build cannot run yet;
- * reported as "not yet available" (and the program runs on glibc). */
-#if defined(PL_HAVE_ASL) && defined(PL_HAVE_ACOHORT)
-#define PL_PENDING_NAMES ""
-#elif defined(PL_HAVE_ASL)
-#define PL_PENDING_NAMES "a-c-bo-bo a-c-bo-clh"
-#elif defined(PL_HAVE_ACOHORT)
-#define PL_PENDING_NAMES "asl:<lock>"
-#else
-#define PL_PENDING_NAMES "a-c-bo-bo a-c-bo-clh asl:<lock>"
-#endif
 
 /* Locks withdrawn from the library: built and tested, but not offered to
  * programs.  CLOF_LOCK naming one of them (or asl: over it) says so in one
@@ -295,10 +268,8 @@ union pl_ctx {
 #define PL_CTX_MEMBER_ASL(id, _) clof_asl_##id##_ctx_t asl_##id;
     PL_BASIC_LOCKS(PL_CTX_MEMBER)
     PL_NUMA_LOCKS(PL_CTX_MEMBER_N)
-#ifdef PL_HAVE_ASL
     PL_BASIC_LOCKS(PL_CTX_MEMBER_ASL)
     PL_NUMA_LOCKS(PL_CTX_MEMBER_ASL)
-#endif
 #undef PL_CTX_MEMBER
 #undef PL_CTX_MEMBER_N
 #undef PL_CTX_MEMBER_ASL

@@ -1,14 +1,23 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_lock_tmpl.h -- the template of the pthread_mutex_*
  * operations over one lock of the table (pl_internal.h).
  *
+ * The operations are ordinary static inline functions (pl_op_*) over a
+ * small per-lock table (pl_lockfns_t: the lock's tryacquire, acquire,
+ * release, timed wait and destroy, and two flags); they are always inlined
+ * with that table, whose entries are then direct calls, inlined in turn:
+ * a debugger steps from pthread_mutex_lock (pl_mutex.c) into
+ * pl_lock_<lock>0, then pl_op_lock_fast, then clof_<lock>_tryacquire
+ * (docs/layers.md walks it).
+ *
  * PL_DEFINE_BASIC(name, NAME), PL_DEFINE_NUMA(id, _) and PL_DEFINE_ASL(id, _)
- * instantiate, for one lock, the operations twice: plain, and counting for
- * CLOF_STATS=1 (so that the plain fast path has no statistics branch), as
- * the hidden constants pl_ops_<lock>0 and pl_ops_<lock>1 that the lock
- * table of pl_mutex.c points to.  The instantiations are spread over
- * several files (pl_locks_*.c) so that a parallel build compiles them side
- * by side.
+ * instantiate, for one lock, the table and the entry points twice: plain,
+ * and counting for CLOF_STATS=1 (S = 1: so that the plain fast path has no
+ * statistics branch), as the hidden constants pl_ops_<lock>0 and
+ * pl_ops_<lock>1 that the lock table of pl_mutex.c points to.  The
+ * instantiations are spread over several files (pl_locks_*.c) so that a
+ * parallel build compiles them side by side.
  *
  * Fast path of pthread_mutex_lock for a normal mutex (kind 0, which is what
  * PTHREAD_MUTEX_INITIALIZER and a default pthread_mutex_init make): take a
@@ -108,338 +117,373 @@ static inline uint64_t pl_deadline_ns(clockid_t clk, const struct timespec *abs)
     return clof_now_ns() + (uint64_t)left;
 }
 
+/* ---- one lock, as the operations see it ---------------------------------- */
+typedef struct {
+    bool inplace; /* the lock lives in the mutex (PL_INPLACE) */
+    bool fastacq; /* the fast path acquires instead of trying (PL_FAST_ACQUIRE) */
+    bool (*tryacquire)(void *l, void *c);
+    void (*acquire)(void *l, void *c);
+    void (*release)(void *l, void *c);
+    /* the wait of a timed lock after a failed try: 0 held, or ETIMEDOUT */
+    int (*timed)(pl_mutex_t *m, void *l, void *c, clockid_t clk, const struct timespec *abs);
+    void (*destroy)(void *l); /* an in-place lock at pthread_mutex_destroy */
+} pl_lockfns_t;
+
+/* Operations take the table and S (1: count for CLOF_STATS), both constant
+ * where they are inlined. */
+#define PL_OP static inline __attribute__((always_inline))
+/* A box's context: every member of the context union starts at its start. */
+#define PL_CTX(b) ((void *)&(b)->ctx)
+
+/* the lock of m (its block installed at first use) */
+PL_OP void *pl_op_lockp(const pl_lockfns_t *f, pl_mutex_t *m)
+{
+    if (f->inplace)
+        return (void *)&m->lk;
+    void *b = clof_atomicptr_read_acq(&m->lk.blk);
+    if (CLOF_UNLIKELY(b == NULL))
+        b = pl_block_install(m);
+    return b;
+}
+/* the lock if it is ready to use, else NULL (block not yet installed) */
+PL_OP void *pl_op_lockp_fast(const pl_lockfns_t *f, pl_mutex_t *m)
+{
+    if (f->inplace)
+        return (void *)&m->lk;
+    return clof_atomicptr_read_acq(&m->lk.blk);
+}
+
+PL_OP void pl_op_acq(const pl_lockfns_t *f, bool S, pl_mutex_t *m)
+{
+    pl_box_t *b = pl_box_get();
+    void *l = pl_op_lockp(f, m);
+    if (S) {
+        if (!f->tryacquire(l, PL_CTX(b))) {
+            pl_tls.st.contended++;
+            f->acquire(l, PL_CTX(b));
+        }
+    } else {
+        f->acquire(l, PL_CTX(b));
+    }
+    int32_t tid = pl_tid();
+    pl_held(m, b, tid);
+    if (S)
+        pl_count_acquired(m, tid);
+}
+PL_OP bool pl_op_try(const pl_lockfns_t *f, bool S, pl_mutex_t *m)
+{
+    pl_box_t *b = pl_box_get();
+    if (!f->tryacquire(pl_op_lockp(f, m), PL_CTX(b))) {
+        pl_box_put(b);
+        if (S)
+            pl_tls.st.trylock_busy++;
+        return false;
+    }
+    int32_t tid = pl_tid();
+    pl_held(m, b, tid);
+    if (S)
+        pl_count_acquired(m, tid);
+    return true;
+}
+PL_OP void pl_op_rel(const pl_lockfns_t *f, pl_mutex_t *m, pl_box_t *b)
+{
+    /* read before the release: after it the mutex may be gone */
+    uint32_t tw = clof_atomic32_read_rlx(&m->tw_waiters);
+    b->mutex = NULL;
+    clof_atomicptr_write_rlx(&m->box, (pl_box_t *)NULL);
+    clof_atomic32_write_rlx(&m->owner, 0);
+    f->release(pl_op_lockp(f, m), PL_CTX(b));
+    pl_box_put(b);
+    if (CLOF_UNLIKELY(tw != 0))
+        pl_timed_wake(m);
+}
+PL_OP int pl_op_timed_acq(const pl_lockfns_t *f, bool S, pl_mutex_t *m, clockid_t clk,
+                          const struct timespec *abs)
+{
+    if (S)
+        pl_tls.st.timed++;
+    pl_box_t *b = pl_box_get();
+    void *l = pl_op_lockp(f, m);
+    if (!f->tryacquire(l, PL_CTX(b))) {
+        if (!pl_ts_valid(abs)) {
+            pl_box_put(b);
+            return EINVAL;
+        }
+        int r = f->timed(m, l, PL_CTX(b), clk, abs);
+        if (r != 0) {
+            pl_box_put(b);
+            if (S)
+                pl_tls.st.timeouts++;
+            return r;
+        }
+        if (S)
+            pl_tls.st.contended++;
+    }
+    int32_t tid = pl_tid();
+    pl_held(m, b, tid);
+    if (S)
+        pl_count_acquired(m, tid);
+    return 0;
+}
+
+/* Recursive and errorcheck mutexes: the owner's relock (*done set, with
+ * the result), else *done clear and the caller acquires (then count = 1). */
+PL_OP int pl_op_relock(pl_mutex_t *m, uint32_t type, int deadlock, bool *done)
+{
+    *done = (int32_t)clof_atomic32_read_rlx(&m->owner) == pl_tid();
+    if (!*done)
+        return 0;
+    if (type == PL_KIND_ERRORCHECK)
+        return deadlock;
+    if (m->count == UINT32_MAX)
+        return EAGAIN;
+    m->count++;
+    return 0;
+}
+#define PL_KIND_COUNTED(type) ((type) == PL_KIND_RECURSIVE || (type) == PL_KIND_ERRORCHECK)
+
+/* Take the lock for pthread_mutex_lock (waiting) or _trylock (false: held). */
+PL_OP bool pl_op_take(const pl_lockfns_t *f, bool S, bool trylock, pl_mutex_t *m)
+{
+    if (trylock)
+        return pl_op_try(f, S, m);
+    pl_op_acq(f, S, m);
+    return true;
+}
+/* pthread_mutex_lock (trylock = false) or _trylock (true) of a recursive,
+ * errorcheck, adaptive or glibc mutex */
+PL_OP int pl_op_lock_kind(const pl_lockfns_t *f, bool S, bool trylock, pl_mutex_t *m)
+{
+    pthread_mutex_t *pm = (pthread_mutex_t *)(void *)m;
+    uint32_t kind = clof_atomic32_read_rlx(&m->kind);
+    if (kind & PL_KIND_GLIBC)
+        return trylock ? pl_real.mutex_trylock(pm) : pl_real.mutex_lock(pm);
+    uint32_t type = kind & PL_KIND_TYPE_MASK;
+    if (PL_KIND_COUNTED(type)) {
+        bool done;
+        int r = pl_op_relock(m, type, trylock ? EBUSY : EDEADLK, &done);
+        if (done)
+            return r;
+        if (!pl_op_take(f, S, trylock, m))
+            return EBUSY;
+        m->count = 1;
+        return 0;
+    }
+    return pl_op_take(f, S, trylock, m) ? 0 : EBUSY;
+}
+PL_OP int pl_op_unlock_kind(const pl_lockfns_t *f, pl_mutex_t *m)
+{
+    uint32_t kind = clof_atomic32_read_rlx(&m->kind);
+    if (kind & PL_KIND_GLIBC)
+        return pl_real.mutex_unlock((pthread_mutex_t *)(void *)m);
+    uint32_t type = kind & PL_KIND_TYPE_MASK;
+    if (PL_KIND_COUNTED(type)) {
+        if ((int32_t)clof_atomic32_read_rlx(&m->owner) != pl_tid())
+            return EPERM;
+        if (type == PL_KIND_RECURSIVE && --m->count != 0)
+            return 0;
+    }
+    pl_box_t *b = clof_atomicptr_read_rlx(&m->box);
+    if (CLOF_UNLIKELY(b == NULL))
+        return EPERM;
+    pl_op_rel(f, m, b);
+    return 0;
+}
+
+/* The slow paths start over: a mutex of another kind, or any normal one. */
+PL_OP int pl_op_lock_slow(const pl_lockfns_t *f, bool S, bool trylock, pl_mutex_t *m,
+                          int (*kind_path)(pl_mutex_t *))
+{
+    if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))
+        return kind_path(m);
+    return pl_op_take(f, S, trylock, m) ? 0 : EBUSY;
+}
+PL_OP int pl_op_unlock_slow(const pl_lockfns_t *f, pl_mutex_t *m,
+                            int (*kind_path)(pl_mutex_t *))
+{
+    if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))
+        return kind_path(m);
+    pl_box_t *b = clof_atomicptr_read_rlx(&m->box);
+    if (CLOF_UNLIKELY(b == NULL))
+        return EPERM; /* not locked */
+    pl_op_rel(f, m, b);
+    return 0;
+}
+
+/* The fast path of pthread_mutex_lock (trylock = false) and of
+ * pthread_mutex_trylock (true), one function: a normal mutex, the thread's
+ * cached box and tid, the lock ready and free.  Anything else -- and every
+ * call when counting -- takes the slow path, which starts over (trylock: a
+ * held lock is EBUSY at once).  No call but tail calls: no registers to
+ * save. */
+PL_OP int pl_op_lock_fast(const pl_lockfns_t *f, bool S, bool trylock, pthread_mutex_t *pm,
+                          int (*slow)(pl_mutex_t *))
+{
+    pl_mutex_t *m = (pl_mutex_t *)(void *)pm;
+    if (S)
+        return slow(m);
+    pl_box_t *b = pl_tls.cache;
+    int32_t tid = pl_tls.tid;
+    void *l = pl_op_lockp_fast(f, m);
+    if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))
+        return slow(m);
+    if (CLOF_UNLIKELY(b == NULL))
+        return slow(m);
+    if (CLOF_UNLIKELY(tid == 0))
+        return slow(m);
+    if (CLOF_UNLIKELY(l == NULL))
+        return slow(m);
+    if (!trylock && f->fastacq) {
+        pl_tls.cache = NULL;
+        f->acquire(l, PL_CTX(b));
+    } else {
+        if (CLOF_UNLIKELY(!f->tryacquire(l, PL_CTX(b))))
+            return trylock ? EBUSY : slow(m);
+        pl_tls.cache = NULL;
+    }
+    pl_held(m, b, tid);
+    return 0;
+}
+/* The fast path of pthread_mutex_unlock: a normal mutex, no timed waiter,
+ * the cache empty; the box is cached before the release, which is the last
+ * thing done. */
+PL_OP int pl_op_unlock(const pl_lockfns_t *f, bool S, pthread_mutex_t *pm,
+                       int (*slow)(pl_mutex_t *))
+{
+    pl_mutex_t *m = (pl_mutex_t *)(void *)pm;
+    if (S)
+        return slow(m);
+    pl_box_t *b = clof_atomicptr_read_rlx(&m->box);
+    if (CLOF_UNLIKELY(pl_kind_tw(m) != 0))
+        return slow(m);
+    if (CLOF_UNLIKELY(b == NULL))
+        return slow(m);
+    if (CLOF_UNLIKELY(pl_tls.cache != NULL))
+        return slow(m);
+    void *l = pl_op_lockp_fast(f, m);
+    b->mutex = NULL;
+    clof_atomicptr_write_rlx(&m->box, (pl_box_t *)NULL);
+    pl_tls.cache = b;
+    f->release(l, PL_CTX(b));
+    return 0;
+}
+PL_OP int pl_op_timedlock(const pl_lockfns_t *f, bool S, pthread_mutex_t *pm, clockid_t clk,
+                          const struct timespec *abs, int api)
+{
+    pl_mutex_t *m = (pl_mutex_t *)(void *)pm;
+    if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC)
+        return EINVAL;
+    uint32_t kind = clof_atomic32_read_rlx(&m->kind);
+    if (kind & PL_KIND_GLIBC) {
+        if (api == 0)
+            return pl_real.mutex_timedlock(pm, abs);
+        return pl_real.mutex_clocklock ? pl_real.mutex_clocklock(pm, clk, abs) : EINVAL;
+    }
+    uint32_t type = kind & PL_KIND_TYPE_MASK;
+    if (PL_KIND_COUNTED(type)) {
+        bool done;
+        int r = pl_op_relock(m, type, EDEADLK, &done);
+        if (done)
+            return r;
+        r = pl_op_timed_acq(f, S, m, clk, abs);
+        if (r == 0)
+            m->count = 1;
+        return r;
+    }
+    return pl_op_timed_acq(f, S, m, clk, abs);
+}
+PL_OP int pl_op_destroy(const pl_lockfns_t *f, pthread_mutex_t *pm)
+{
+    pl_mutex_t *m = (pl_mutex_t *)(void *)pm;
+    if (clof_atomic32_read_rlx(&m->kind) & PL_KIND_GLIBC)
+        return pl_real.mutex_destroy(pm);
+    if (clof_atomicptr_read_rlx(&m->box) != NULL)
+        return EBUSY;
+    if (!f->inplace) {
+        void *blk = clof_atomicptr_xchg(&m->lk.blk, (void *)NULL);
+        if (blk != NULL)
+            pl_block_free(blk);
+    } else {
+        f->destroy((void *)&m->lk);
+    }
+    return 0;
+}
+PL_OP void pl_op_fork_reset(const pl_lockfns_t *f, pl_mutex_t *m, pl_box_t *b)
+{
+    if (f->inplace)
+        m->lk.raw = 0;
+    else
+        clof_atomicptr_write_rlx(&m->lk.blk, pl_block_fresh());
+    f->acquire(pl_op_lockp(f, m), PL_CTX(b));
+}
+
+/* ---- the instantiation of one lock --------------------------------------- */
 /* A basic lock: its descriptor is checked at compile time. */
 #define PL_DEFINE_BASIC(name, NAME)                                            \
     _Static_assert(CLOF_##NAME##_ZERO_INIT,                                    \
                    "the preload library needs all-zero = unlocked");           \
     _Static_assert(CLOF_##NAME##_THREAD_OBLIVIOUS,                             \
                    "the preload library needs thread-oblivious locks");       \
-    PL_DEFINE_LOCK(name, PL_FAST_ACQUIRE(name), pl_no_destroy)
+    PL_DEFINE_LOCK(name, PL_FAST_ACQUIRE(name), pl_no_destroy, PL_TIMED_POLL)
 /* A lock over the hierarchy (hmcs.h, cna.h, cohort.h, compose.h: zero bytes
  * are a valid lock, thread-oblivious by construction). */
-#define PL_DEFINE_NUMA(id, _) PL_DEFINE_LOCK(id, 0, pl_destroy_##id)
+#define PL_DEFINE_NUMA(id, _) PL_DEFINE_LOCK(id, 0, pl_destroy_##id, PL_TIMED_POLL)
 /* An abortable lock over the hierarchy: timed locks wait in the lock. */
-#define PL_DEFINE_ABORTABLE(id, _) PL_DEFINE_LOCK_T(id, 0, pl_destroy_##id, PL_TIMED_UNTIL)
+#define PL_DEFINE_ABORTABLE(id, _) PL_DEFINE_LOCK(id, 0, pl_destroy_##id, PL_TIMED_UNTIL)
 
-#define PL_DEFINE_LOCK(name, FASTACQ, DESTROY)                                 \
-    PL_DEFINE_LOCK_T(name, FASTACQ, DESTROY, PL_TIMED_POLL)
-#define PL_DEFINE_LOCK_T(name, FASTACQ, DESTROY, TIMED)                        \
-    static inline clof_##name##_t *pl_lockp_##name(pl_mutex_t *m)              \
-    {                                                                          \
-        if (PL_INPLACE(name))                                                  \
-            return (clof_##name##_t *)(void *)&m->lk;                          \
-        void *b = clof_atomicptr_read_acq(&m->lk.blk);                         \
-        if (CLOF_UNLIKELY(b == NULL))                                          \
-            b = pl_block_install(m);                                           \
-        return (clof_##name##_t *)b;                                           \
-    }                                                                          \
-    /* the lock if it is ready to use, else NULL (block not yet installed) */ \
-    static inline clof_##name##_t *pl_lockp_fast_##name(pl_mutex_t *m)         \
-    {                                                                          \
-        if (PL_INPLACE(name))                                                  \
-            return (clof_##name##_t *)(void *)&m->lk;                          \
-        return (clof_##name##_t *)clof_atomicptr_read_acq(&m->lk.blk);         \
-    }                                                                          \
-    static __attribute__((unused)) bool pl_tryfn_##name(void *l, void *c)      \
-    {                                                                          \
-        return clof_##name##_tryacquire((clof_##name##_t *)l,                  \
-                                        (clof_##name##_ctx_t *)c);             \
-    }                                                                          \
-    static void pl_fork_reset_##name(pl_mutex_t *m, pl_box_t *b)              \
-    {                                                                          \
-        if (PL_INPLACE(name))                                                  \
-            m->lk.raw = 0;                                                     \
-        else                                                                   \
-            clof_atomicptr_write_rlx(&m->lk.blk, pl_block_fresh());            \
-        clof_##name##_acquire(pl_lockp_##name(m), &b->ctx.name);               \
-    }                                                                          \
-    PL_DEFINE_OPS(name, FASTACQ, DESTROY, TIMED, 0)                            \
-    PL_DEFINE_OPS(name, FASTACQ, DESTROY, TIMED, 1)
+/* The table of lock `name` (its functions, typed as the table needs them),
+ * and its entry points for S = 0 and 1. */
+#define PL_DEFINE_LOCK(name, FASTACQ, DESTROY, TIMED)                          \
+    PL_OP bool pl_tryfn_##name(void *l, void *c)                               \
+    { return clof_##name##_tryacquire((clof_##name##_t *)l, (clof_##name##_ctx_t *)c); } \
+    PL_OP void pl_acqfn_##name(void *l, void *c)                               \
+    { clof_##name##_acquire((clof_##name##_t *)l, (clof_##name##_ctx_t *)c); } \
+    PL_OP void pl_relfn_##name(void *l, void *c)                               \
+    { clof_##name##_release((clof_##name##_t *)l, (clof_##name##_ctx_t *)c); } \
+    PL_OP void pl_destroyfn_##name(void *l)                                    \
+    { DESTROY((clof_##name##_t *)l); }                                         \
+    static int pl_timedfn_##name(pl_mutex_t *m, void *l, void *c, clockid_t clk, \
+                                 const struct timespec *abs)                   \
+    { (void)m; return TIMED(name, m, l, c, clk, abs); }                        \
+    static const pl_lockfns_t pl_fns_##name = {                                \
+        PL_INPLACE(name), FASTACQ, pl_tryfn_##name, pl_acqfn_##name,           \
+        pl_relfn_##name, pl_timedfn_##name, pl_destroyfn_##name};              \
+    static void pl_fork_reset_##name(pl_mutex_t *m, pl_box_t *b)               \
+    { pl_op_fork_reset(&pl_fns_##name, m, b); }                                \
+    PL_DEFINE_ENTRIES(name, 0)                                                 \
+    PL_DEFINE_ENTRIES(name, 1)
 
-#define PL_DEFINE_OPS(name, FASTACQ, DESTROY, TIMED, S)                        \
-    static inline void pl_acq_##name##S(pl_mutex_t *m)                         \
-    {                                                                          \
-        pl_box_t *b = pl_box_get();                                            \
-        clof_##name##_t *l = pl_lockp_##name(m);                               \
-        if (S) {                                                               \
-            if (!clof_##name##_tryacquire(l, &b->ctx.name)) {                  \
-                pl_tls.st.contended++;                                         \
-                clof_##name##_acquire(l, &b->ctx.name);                        \
-            }                                                                  \
-        } else {                                                               \
-            clof_##name##_acquire(l, &b->ctx.name);                            \
-        }                                                                      \
-        int32_t tid = pl_tid();                                                \
-        pl_held(m, b, tid);                                                    \
-        if (S)                                                                 \
-            pl_count_acquired(m, tid);                                         \
-    }                                                                          \
-    static inline bool pl_try_##name##S(pl_mutex_t *m)                         \
-    {                                                                          \
-        pl_box_t *b = pl_box_get();                                            \
-        if (!clof_##name##_tryacquire(pl_lockp_##name(m), &b->ctx.name)) {     \
-            pl_box_put(b);                                                     \
-            if (S)                                                             \
-                pl_tls.st.trylock_busy++;                                      \
-            return false;                                                      \
-        }                                                                      \
-        int32_t tid = pl_tid();                                                \
-        pl_held(m, b, tid);                                                    \
-        if (S)                                                                 \
-            pl_count_acquired(m, tid);                                         \
-        return true;                                                           \
-    }                                                                          \
-    static inline void pl_rel_##name##S(pl_mutex_t *m, pl_box_t *b)            \
-    {                                                                          \
-        /* read before the release: after it the mutex may be gone */         \
-        uint32_t tw = clof_atomic32_read_rlx(&m->tw_waiters);                  \
-        b->mutex = NULL;                                                       \
-        clof_atomicptr_write_rlx(&m->box, (pl_box_t *)NULL);                   \
-        clof_atomic32_write_rlx(&m->owner, 0);                                 \
-        clof_##name##_release(pl_lockp_##name(m), &b->ctx.name);               \
-        pl_box_put(b);                                                         \
-        if (CLOF_UNLIKELY(tw != 0))                                            \
-            pl_timed_wake(m);                                                  \
-    }                                                                          \
-    static int pl_timed_acq_##name##S(pl_mutex_t *m, clockid_t clk,           \
-                                      const struct timespec *abs)              \
-    {                                                                          \
-        if (S)                                                                 \
-            pl_tls.st.timed++;                                                 \
-        pl_box_t *b = pl_box_get();                                            \
-        clof_##name##_t *l = pl_lockp_##name(m);                               \
-        if (!clof_##name##_tryacquire(l, &b->ctx.name)) {                      \
-            if (!pl_ts_valid(abs)) {                                           \
-                pl_box_put(b);                                                 \
-                return EINVAL;                                                 \
-            }                                                                  \
-            int r = TIMED(name, m, l, &b->ctx.name, clk, abs);                 \
-            if (r != 0) {                                                      \
-                pl_box_put(b);                                                 \
-                if (S)                                                         \
-                    pl_tls.st.timeouts++;                                      \
-                return r;                                                      \
-            }                                                                  \
-            if (S)                                                             \
-                pl_tls.st.contended++;                                         \
-        }                                                                      \
-        int32_t tid = pl_tid();                                                \
-        pl_held(m, b, tid);                                                    \
-        if (S)                                                                 \
-            pl_count_acquired(m, tid);                                         \
-        return 0;                                                              \
-    }                                                                          \
-    /* recursive, errorcheck, adaptive, glibc's */                            \
-    static __attribute__((noinline)) int pl_lock_kind_##name##S(pl_mutex_t *m) \
-    {                                                                          \
-        uint32_t kind = clof_atomic32_read_rlx(&m->kind);                      \
-        if (kind & PL_KIND_GLIBC)                                              \
-            return pl_real.mutex_lock((pthread_mutex_t *)(void *)m);           \
-        uint32_t type = kind & PL_KIND_TYPE_MASK;                              \
-        if (type == PL_KIND_RECURSIVE || type == PL_KIND_ERRORCHECK) {         \
-            if ((int32_t)clof_atomic32_read_rlx(&m->owner) == pl_tid()) {      \
-                if (type == PL_KIND_ERRORCHECK)                                \
-                    return EDEADLK;                                            \
-                if (m->count == UINT32_MAX)                                    \
-                    return EAGAIN;                                             \
-                m->count++;                                                    \
-                return 0;                                                      \
-            }                                                                  \
-            pl_acq_##name##S(m);                                               \
-            m->count = 1;                                                      \
-            return 0;                                                          \
-        }                                                                      \
-        pl_acq_##name##S(m);                                                   \
-        return 0;                                                              \
-    }                                                                          \
-    static __attribute__((noinline)) int pl_lock_slow_##name##S(pl_mutex_t *m) \
-    {                                                                          \
-        if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
-            return pl_lock_kind_##name##S(m);                                  \
-        pl_acq_##name##S(m);                                                   \
-        return 0;                                                              \
-    }                                                                          \
-    /* The fast path: a normal mutex, the thread's cached box, the lock free. \
-     * Anything else -- and every call when counting -- takes the slow path, \
-     * which starts over.  No call but tail calls: no registers to save. */  \
+/* The entry points of the ops table: one line each over the pl_op_*
+ * functions; the slow paths stay out of line (noinline: the fast paths
+ * reach them by tail calls and save no registers). */
+#define PL_SLOW_ static __attribute__((noinline))
+#define PL_DEFINE_ENTRIES(name, S)                                             \
+    PL_SLOW_ int pl_lock_kind_##name##S(pl_mutex_t *m)                         \
+    { return pl_op_lock_kind(&pl_fns_##name, S, false, m); }                   \
+    PL_SLOW_ int pl_lock_slow_##name##S(pl_mutex_t *m)                         \
+    { return pl_op_lock_slow(&pl_fns_##name, S, false, m, pl_lock_kind_##name##S); } \
     static int pl_lock_##name##S(pthread_mutex_t *pm)                          \
-    {                                                                          \
-        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
-        if (S)                                                                 \
-            return pl_lock_slow_##name##S(m);                                  \
-        pl_box_t *b = pl_tls.cache;                                            \
-        int32_t tid = pl_tls.tid;                                              \
-        clof_##name##_t *l = pl_lockp_fast_##name(m);                          \
-        if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
-            return pl_lock_slow_##name##S(m);                                  \
-        if (CLOF_UNLIKELY(b == NULL))                                          \
-            return pl_lock_slow_##name##S(m);                                  \
-        if (CLOF_UNLIKELY(tid == 0))                                           \
-            return pl_lock_slow_##name##S(m);                                  \
-        if (CLOF_UNLIKELY(l == NULL))                                          \
-            return pl_lock_slow_##name##S(m);                                  \
-        if (FASTACQ) {                                                         \
-            pl_tls.cache = NULL;                                               \
-            clof_##name##_acquire(l, &b->ctx.name);                            \
-        } else {                                                               \
-            if (CLOF_UNLIKELY(!clof_##name##_tryacquire(l, &b->ctx.name)))     \
-                return pl_lock_slow_##name##S(m);                              \
-            pl_tls.cache = NULL;                                               \
-        }                                                                      \
-        pl_held(m, b, tid);                                                    \
-        return 0;                                                              \
-    }                                                                          \
-    static __attribute__((noinline)) int pl_trylock_kind_##name##S(           \
-        pl_mutex_t *m)                                                         \
-    {                                                                          \
-        uint32_t kind = clof_atomic32_read_rlx(&m->kind);                      \
-        if (kind & PL_KIND_GLIBC)                                              \
-            return pl_real.mutex_trylock((pthread_mutex_t *)(void *)m);        \
-        uint32_t type = kind & PL_KIND_TYPE_MASK;                              \
-        if (type == PL_KIND_RECURSIVE || type == PL_KIND_ERRORCHECK) {         \
-            if ((int32_t)clof_atomic32_read_rlx(&m->owner) == pl_tid()) {      \
-                if (type == PL_KIND_ERRORCHECK)                                \
-                    return EBUSY;                                              \
-                if (m->count == UINT32_MAX)                                    \
-                    return EAGAIN;                                             \
-                m->count++;                                                    \
-                return 0;                                                      \
-            }                                                                  \
-            if (!pl_try_##name##S(m))                                          \
-                return EBUSY;                                                  \
-            m->count = 1;                                                      \
-            return 0;                                                          \
-        }                                                                      \
-        return pl_try_##name##S(m) ? 0 : EBUSY;                                \
-    }                                                                          \
-    static __attribute__((noinline)) int pl_trylock_slow_##name##S(pl_mutex_t *m) \
-    {                                                                          \
-        if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
-            return pl_trylock_kind_##name##S(m);                               \
-        return pl_try_##name##S(m) ? 0 : EBUSY;                                \
-    }                                                                          \
+    { return pl_op_lock_fast(&pl_fns_##name, S, false, pm, pl_lock_slow_##name##S); } \
+    PL_SLOW_ int pl_trylock_kind_##name##S(pl_mutex_t *m)                      \
+    { return pl_op_lock_kind(&pl_fns_##name, S, true, m); }                    \
+    PL_SLOW_ int pl_trylock_slow_##name##S(pl_mutex_t *m)                      \
+    { return pl_op_lock_slow(&pl_fns_##name, S, true, m, pl_trylock_kind_##name##S); } \
     static int pl_trylock_##name##S(pthread_mutex_t *pm)                       \
-    {                                                                          \
-        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
-        if (S)                                                                 \
-            return pl_trylock_slow_##name##S(m);                               \
-        pl_box_t *b = pl_tls.cache;                                            \
-        int32_t tid = pl_tls.tid;                                              \
-        clof_##name##_t *l = pl_lockp_fast_##name(m);                          \
-        if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
-            return pl_trylock_slow_##name##S(m);                               \
-        if (CLOF_UNLIKELY(b == NULL))                                          \
-            return pl_trylock_slow_##name##S(m);                               \
-        if (CLOF_UNLIKELY(tid == 0))                                           \
-            return pl_trylock_slow_##name##S(m);                               \
-        if (CLOF_UNLIKELY(l == NULL))                                          \
-            return pl_trylock_slow_##name##S(m);                               \
-        if (!clof_##name##_tryacquire(l, &b->ctx.name))                        \
-            return EBUSY;                                                      \
-        pl_tls.cache = NULL;                                                   \
-        pl_held(m, b, tid);                                                    \
-        return 0;                                                              \
-    }                                                                          \
-    static __attribute__((noinline)) int pl_unlock_kind_##name##S(            \
-        pl_mutex_t *m)                                                         \
-    {                                                                          \
-        uint32_t kind = clof_atomic32_read_rlx(&m->kind);                      \
-        if (kind & PL_KIND_GLIBC)                                              \
-            return pl_real.mutex_unlock((pthread_mutex_t *)(void *)m);         \
-        uint32_t type = kind & PL_KIND_TYPE_MASK;                              \
-        if (type == PL_KIND_RECURSIVE || type == PL_KIND_ERRORCHECK) {         \
-            if ((int32_t)clof_atomic32_read_rlx(&m->owner) != pl_tid())        \
-                return EPERM;                                                  \
-            if (type == PL_KIND_RECURSIVE && --m->count != 0)                  \
-                return 0;                                                      \
-        }                                                                      \
-        pl_box_t *b = clof_atomicptr_read_rlx(&m->box);                        \
-        if (CLOF_UNLIKELY(b == NULL))                                          \
-            return EPERM;                                                      \
-        pl_rel_##name##S(m, b);                                                \
-        return 0;                                                              \
-    }                                                                          \
-    static __attribute__((noinline)) int pl_unlock_slow_##name##S(pl_mutex_t *m) \
-    {                                                                          \
-        if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&m->kind) != 0))              \
-            return pl_unlock_kind_##name##S(m);                                \
-        pl_box_t *b = clof_atomicptr_read_rlx(&m->box);                        \
-        if (CLOF_UNLIKELY(b == NULL))                                          \
-            return EPERM; /* not locked */                                     \
-        pl_rel_##name##S(m, b);                                                \
-        return 0;                                                              \
-    }                                                                          \
-    /* The fast path: a normal mutex, no timed waiter, the cache empty; the \
-     * box is cached before the release, which is the last thing done. */   \
+    { return pl_op_lock_fast(&pl_fns_##name, S, true, pm, pl_trylock_slow_##name##S); } \
+    PL_SLOW_ int pl_unlock_kind_##name##S(pl_mutex_t *m)                       \
+    { return pl_op_unlock_kind(&pl_fns_##name, m); }                           \
+    PL_SLOW_ int pl_unlock_slow_##name##S(pl_mutex_t *m)                       \
+    { return pl_op_unlock_slow(&pl_fns_##name, m, pl_unlock_kind_##name##S); } \
     static int pl_unlock_##name##S(pthread_mutex_t *pm)                        \
-    {                                                                          \
-        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
-        if (S)                                                                 \
-            return pl_unlock_slow_##name##S(m);                                \
-        pl_box_t *b = clof_atomicptr_read_rlx(&m->box);                        \
-        if (CLOF_UNLIKELY(pl_kind_tw(m) != 0))                                 \
-            return pl_unlock_slow_##name##S(m);                                \
-        if (CLOF_UNLIKELY(b == NULL))                                          \
-            return pl_unlock_slow_##name##S(m);                                \
-        if (CLOF_UNLIKELY(pl_tls.cache != NULL))                               \
-            return pl_unlock_slow_##name##S(m);                                \
-        clof_##name##_t *l = pl_lockp_fast_##name(m);                          \
-        b->mutex = NULL;                                                       \
-        clof_atomicptr_write_rlx(&m->box, (pl_box_t *)NULL);                   \
-        pl_tls.cache = b;                                                      \
-        clof_##name##_release(l, &b->ctx.name);                                \
-        return 0;                                                              \
-    }                                                                          \
-    static int pl_timedlock_##name##S(pthread_mutex_t *pm, clockid_t clk,     \
+    { return pl_op_unlock(&pl_fns_##name, S, pm, pl_unlock_slow_##name##S); }  \
+    static int pl_timedlock_##name##S(pthread_mutex_t *pm, clockid_t clk,      \
                                       const struct timespec *abs, int api)     \
-    {                                                                          \
-        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
-        if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC)                   \
-            return EINVAL;                                                     \
-        uint32_t kind = clof_atomic32_read_rlx(&m->kind);                      \
-        if (kind & PL_KIND_GLIBC) {                                            \
-            if (api == 0)                                                      \
-                return pl_real.mutex_timedlock(pm, abs);                       \
-            return pl_real.mutex_clocklock ? pl_real.mutex_clocklock(pm, clk, abs) \
-                                           : EINVAL;                           \
-        }                                                                      \
-        uint32_t type = kind & PL_KIND_TYPE_MASK;                              \
-        if (type == PL_KIND_RECURSIVE || type == PL_KIND_ERRORCHECK) {         \
-            if ((int32_t)clof_atomic32_read_rlx(&m->owner) == pl_tid()) {      \
-                if (type == PL_KIND_ERRORCHECK)                                \
-                    return EDEADLK;                                            \
-                if (m->count == UINT32_MAX)                                    \
-                    return EAGAIN;                                             \
-                m->count++;                                                    \
-                return 0;                                                      \
-            }                                                                  \
-            int r = pl_timed_acq_##name##S(m, clk, abs);                       \
-            if (r == 0)                                                        \
-                m->count = 1;                                                  \
-            return r;                                                          \
-        }                                                                      \
-        return pl_timed_acq_##name##S(m, clk, abs);                            \
-    }                                                                          \
+    { return pl_op_timedlock(&pl_fns_##name, S, pm, clk, abs, api); }          \
     static int pl_destroy_##name##S(pthread_mutex_t *pm)                       \
-    {                                                                          \
-        pl_mutex_t *m = (pl_mutex_t *)(void *)pm;                              \
-        if (clof_atomic32_read_rlx(&m->kind) & PL_KIND_GLIBC)                  \
-            return pl_real.mutex_destroy(pm);                                  \
-        if (clof_atomicptr_read_rlx(&m->box) != NULL)                          \
-            return EBUSY;                                                      \
-        if (!PL_INPLACE(name)) {                                               \
-            void *blk = clof_atomicptr_xchg(&m->lk.blk, (void *)NULL);         \
-            if (blk != NULL)                                                   \
-                pl_block_free(blk);                                            \
-        } else {                                                               \
-            DESTROY((clof_##name##_t *)(void *)&m->lk);                        \
-        }                                                                      \
-        return 0;                                                              \
-    }                                                                          \
-    PL_HIDDEN const pl_ops_t pl_ops_##name##S = {                                 \
-        pl_lock_##name##S,     pl_trylock_##name##S, pl_unlock_##name##S,      \
-        pl_timedlock_##name##S, pl_destroy_##name##S, pl_fork_reset_##name,    \
-    };
+    { return pl_op_destroy(&pl_fns_##name, pm); }                              \
+    PL_HIDDEN const pl_ops_t pl_ops_##name##S = {                              \
+        pl_lock_##name##S,      pl_trylock_##name##S, pl_unlock_##name##S,     \
+        pl_timedlock_##name##S, pl_destroy_##name##S, pl_fork_reset_##name};
 
 /* The ops of every lock, defined by the instantiations (pl_locks_*.c). */
 #define PL_OPS_DECL_(name, _)                                                  \
@@ -448,14 +492,12 @@ static inline uint64_t pl_deadline_ns(clockid_t clk, const struct timespec *abs)
 #define PL_OPS_DECL_ASL_(id, _) PL_OPS_DECL_(asl_##id, _)
 PL_BASIC_LOCKS(PL_OPS_DECL_)
 PL_NUMA_LOCKS(PL_OPS_DECL_)
-#ifdef PL_HAVE_ASL
 PL_BASIC_LOCKS(PL_OPS_DECL_ASL_)
 PL_NUMA_LOCKS(PL_OPS_DECL_ASL_)
-#endif
 
 /* The reorderable lock (LibASL) over lock `id` of the table: clof_asl_<id>
  * (pl_internal.h); a lock of its own, so the other locks' paths are
  * untouched. */
-#define PL_DEFINE_ASL(id, _) PL_DEFINE_LOCK(asl_##id, 0, pl_destroy_asl_##id)
+#define PL_DEFINE_ASL(id, _) PL_DEFINE_LOCK(asl_##id, 0, pl_destroy_asl_##id, PL_TIMED_POLL)
 
 #endif /* CLOF_PRELOAD_LOCK_TMPL_H */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_locks_basic.c -- the pthread_mutex_* operations over the
  * basic locks and the named NUMA locks (hmcs, cna, the cohort locks, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_locks_comp.c -- the pthread_mutex_* operations over the
  * CLoF compositions (CLOF_LOCK=clof:<name>), instantiated from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_mutex.c -- the lock table and the exported pthread_mutex_*
  * functions.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * src/preload/pl_table.h -- the lock table, included once by pl_mutex.c.
  *
@@ -31,10 +32,8 @@ const pl_lockdef_t pl_lockdefs[] = {
 #define PL_LOCKDEF_ASL_N(id, _) PL_LOCKDEF_ASL(id, pl_levels_##id)
     PL_BASIC_LOCKS(PL_LOCKDEF)
     PL_NUMA_LOCKS(PL_LOCKDEF_N)
-#ifdef PL_HAVE_ASL
     PL_BASIC_LOCKS(PL_LOCKDEF_ASL_B)
     PL_NUMA_LOCKS(PL_LOCKDEF_ASL_N)
-#endif
 #undef PL_LOCKDEF
 #undef PL_LOCKDEF_N
 #undef PL_LOCKDEF_ASL

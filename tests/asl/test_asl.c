@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Behaviour tests of the LibASL layer (include/clof/asl.h, src/asl.c).
  *
@@ -58,6 +59,8 @@ static uint64_t test_now(void);
 #include <clof/lock/tas.h>
 #include <clof/lock/ticket.h>
 
+#include "clof_test.h"
+
 /* starve: the little core's request state, so the big threads cannot run
  * ahead while the little one is descheduled (a scheduler delay is not an
  * overtake the lock allowed): 0 idle, 1 requesting / standing by, 2 its
@@ -87,7 +90,7 @@ static uint64_t test_now(void)
     return cs * 1000u;
 }
 
-CLOF_LOCK(mcs_tkt, ticket, mcs)
+CLOF_COMPOSE(mcs_tkt, mcs, ticket)
 CLOF_ASL_LOCK(a_mcs, mcs)
 CLOF_ASL_LOCK(a_ticket, ticket)
 CLOF_ASL_LOCK(a_tas, tas)
@@ -100,28 +103,7 @@ CLOF_ASL_BLOCKING_LOCK(a_bmcs, mcs)
 
 static const char *g_test, *g_lock = "";
 
-static void fail(const char *what)
-{
-    fprintf(stderr, "FAIL %s %s: %s\n", g_test, g_lock, what);
-    exit(1);
-}
-#define CHECK(c, ...)                                                          \
-    do {                                                                       \
-        if (!(c)) {                                                            \
-            char m_[512];                                                      \
-            snprintf(m_, sizeof m_, __VA_ARGS__);                              \
-            fail(m_);                                                          \
-        }                                                                      \
-    } while (0)
-
-static void on_alarm(int sig)
-{
-    (void)sig;
-    static const char m[] = "FAIL: watchdog expired (hang or starvation)\n";
-    if (write(2, m, sizeof m - 1) < 0) {
-    }
-    _exit(1);
-}
+#define CHECK CLOF_TEST_CHECK
 
 static void sleep_us(long us)
 {
@@ -150,6 +132,7 @@ typedef union {
 static void pick_lock(const char *name)
 {
     g_lock = name;
+    clof_test_name("%s %s", g_test, g_lock);
     if (!strcmp(name, "mcs"))
         g_kind = L_MCS;
     else if (!strcmp(name, "ticket"))
@@ -222,7 +205,7 @@ static void install_shape(void)
     clof_topo_opts_t o = {NULL, SHAPE, NULL, CLOF_TOPO_NO_ENV};
     clof_topo_error_t err;
     if (clof_topology_install(&o, &err) != 0)
-        fail(err.msg);
+        clof_test_fail(err.msg);
 }
 
 /* ---- aimd ---------------------------------------------------------------- */
@@ -386,10 +369,7 @@ static void test_types(void)
 
 /* ---- threads ------------------------------------------------------------- */
 
-static struct {
-    volatile uint64_t v;
-    char pad[56];
-} CLOF_CACHE_ALIGNED g_data[LINES];
+static clof_test_line_t g_data[LINES];
 static volatile int g_stop;
 static int g_threads, g_iters;
 static uint64_t g_ops[MAXT];
@@ -397,12 +377,7 @@ static uint64_t g_max_overtakes, g_little_acqs, g_standby_reads;
 
 static void cs_check(void)
 {
-    uint64_t v0 = g_data[0].v;
-    for (int i = 1; i < LINES; i++)
-        if (g_data[i].v != v0)
-            fail("mutual exclusion broken: the invariant over 4 lines does not hold");
-    for (int i = 0; i < LINES; i++)
-        g_data[i].v = v0 + 1;
+    (void)clof_test_critical(g_data, LINES, 0);
 }
 
 static pthread_barrier_t g_start;
@@ -444,7 +419,7 @@ static void run_threads(int n, void *(*fn)(void *))
     pthread_t th[MAXT];
     for (int i = 0; i < n; i++)
         if (pthread_create(&th[i], NULL, fn, (void *)(intptr_t)i) != 0)
-            fail("pthread_create");
+            clof_test_fail("pthread_create");
     for (int i = 0; i < n; i++)
         pthread_join(th[i], NULL);
 }
@@ -454,7 +429,7 @@ static void test_mutex(int n)
     install_shape();
     clof_asl_config_t cfg = {0, 2000000u, 0, 200000u}; /* 2 ms max: keep it short */
     if (clof_asl_configure(&cfg) != 0)
-        fail("configure");
+        clof_test_fail("configure");
     g_threads = n;
     pthread_barrier_init(&g_start, NULL, (unsigned)n);
     run_threads(n, mutex_thread);
@@ -487,7 +462,7 @@ static void big_throttle(void)
     int ph = __atomic_load_n(&g_phase, __ATOMIC_RELAXED);
     if (ph != 0 && cs - __atomic_load_n(&g_request_cs, __ATOMIC_RELAXED) > g_bound &&
         __atomic_load_n(&g_request_cs, __ATOMIC_RELAXED) != 0)
-        fail("little core starved: overtakes beyond the bound");
+        clof_test_fail("little core starved: overtakes beyond the bound");
     uint64_t t0 = 0;
     for (;;) {
         ph = __atomic_load_n(&g_phase, __ATOMIC_RELAXED);
@@ -566,7 +541,7 @@ static void test_starve(void)
     if (getenv("TEST_ASL_UNBOUNDED")) /* demonstrate that the test can fail */
         cfg.max_window_ns = cfg.free_window_ns = (uint64_t)1 << 62;
     if (clof_asl_configure(&cfg) != 0)
-        fail("configure");
+        clof_test_fail("configure");
     run_threads(STARVE_BIGS + 1, starve_main);
     uint64_t bound = g_bound;
     printf("starve %s: %llu little acquisitions, max %llu big critical sections "
@@ -629,8 +604,8 @@ int main(int argc, char **argv)
         return 2;
     }
     g_test = argv[1];
-    signal(SIGALRM, on_alarm);
-    alarm(100);
+    clof_test_name("%s", g_test);
+    clof_test_watchdog(100, 1, "FAIL: watchdog expired (hang or starvation)\n");
     if (!strcmp(g_test, "aimd"))
         test_aimd();
     else if (!strcmp(g_test, "nest"))

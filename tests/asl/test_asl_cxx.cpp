@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // asl.h compiles as C++17 (public headers must) and its generated lock
 // works from C++: one acquire/release of each kind, an epoch around them.
 #include <clof/asl.h>
@@ -7,7 +8,7 @@
 
 #include <cstdio>
 
-CLOF_LOCK(cxx_mcs_tkt, ticket, mcs)
+CLOF_COMPOSE(cxx_mcs_tkt, mcs, ticket)
 CLOF_ASL_LOCK(cxx_asl_mcs, mcs)
 CLOF_ASL_BLOCKING_LOCK(cxx_aslb_tkt, ticket)
 CLOF_ASL_LOCK(cxx_asl_cmp, cxx_mcs_tkt)

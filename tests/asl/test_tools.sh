@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The LibASL tools: clof-asl-bench's input checking and a tiny run, and
 # `clof asl-profile` end to end (runs, table, bad input).
 #   test_tools.sh BINDIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """clof-bench / clof bench command-line behaviour (DESIGN.md "Commands").
 
 usage: test_bench_cli.py BINDIR

@@ -22,7 +22,7 @@
 # iterations per thread per run.  The 8-thread runs take 1-60 s each on the
 # 2-vCPU machine under load, so the default timeout is 300 s.
 set -u
-build=build; minutes=2; lock=a_c_bo_clh; iters=4000; timeout_s=300; out=results/acohort-chaos
+build=build; minutes=2; lock=a_c_bo_clh; iters=4000; timeout_s=300; out=${CLOF_RESULTS:-build/results}/acohort-chaos
 while [ $# -gt 0 ]; do
     case "$1" in
     --build) build=$2; shift 2 ;;

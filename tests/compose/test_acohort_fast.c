@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The abortable cohort locks (numa/acohort.h) with their fast path, and
  * without it (built with -DCLOF_COMPOSE_NO_FAST_PATH: the paper's locks).
@@ -36,6 +37,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clof_test.h"
+
 #define MAXT 64
 #define LINES 4
 
@@ -49,40 +52,18 @@ static int32_t vcpu(uint32_t k)
     return (int32_t)g_topo.order_spread[k % g_topo.npresent];
 }
 
-static void fail(const char *msg)
-{
-    fprintf(stderr, "FAIL: %s\n", msg);
-    exit(1);
-}
-static void on_alarm(int sig)
-{
-    (void)sig;
-    static const char m[] = "FAIL: hang (watchdog)\n";
-    if (write(2, m, sizeof m - 1) < 0) {
-    }
-    _exit(1);
-}
-
 /* protected data: an owner word and a counter on LINES cache lines */
-static struct {
-    volatile uint64_t v;
-    char pad[CLOF_CACHELINE - sizeof(uint64_t)];
-} g_data[LINES] CLOF_CACHE_ALIGNED;
+static clof_test_line_t g_data[LINES];
 static volatile int g_owner = -1;
 
 static void critical(int id)
 {
     if (g_owner != -1)
-        fail("two owners at once (mutual exclusion)");
+        clof_test_fail("two owners at once (mutual exclusion)");
     g_owner = id;
-    uint64_t v = g_data[0].v;
-    for (int k = 1; k < LINES; k++)
-        if (g_data[k].v != v)
-            fail("broken invariant inside the critical section");
-    for (int k = 0; k < LINES; k++)
-        g_data[k].v = v + 1;
+    (void)clof_test_critical(g_data, LINES, 0);
     if (g_owner != id)
-        fail("owner changed inside the critical section");
+        clof_test_fail("owner changed inside the critical section");
     g_owner = -1;
 }
 
@@ -130,7 +111,7 @@ static uint64_t g_ok[3], g_failed[3]; /* per kind: plain, try, timed */
         clof_##N##_release(&N##_lock, &N##_ctx[id]);                           \
         if (!clof_##N##_acquire_until(&N##_lock, &N##_ctx[id],                 \
                                       clof_now_ns() + 1000000000u))            \
-            fail("a timed acquire with a 1 s deadline failed at the end");     \
+            clof_test_fail("a timed acquire with a 1 s deadline failed at the end");     \
         critical(id);                                                          \
         clof_##N##_release(&N##_lock, &N##_ctx[id]);                           \
         return NULL;                                                           \
@@ -147,21 +128,21 @@ static uint64_t g_ok[3], g_failed[3]; /* per kind: plain, try, timed */
             total += g_ok[k];                                                  \
         for (int k = 0; k < LINES; k++)                                        \
             if (g_data[k].v != total)                                          \
-                fail("critical sections != successful acquisitions");          \
+                clof_test_fail("critical sections != successful acquisitions");          \
         printf("mixed: plain %llu; try %llu ok, %llu failed; timed %llu ok, "  \
                "%llu timed out\n",                                             \
                (unsigned long long)g_ok[0], (unsigned long long)g_ok[1],       \
                (unsigned long long)g_failed[1], (unsigned long long)g_ok[2],   \
                (unsigned long long)g_failed[2]);                               \
         if (!g_ok[0] || !g_ok[1] || !g_ok[2])                                  \
-            fail("a kind of acquisition never succeeded");                     \
+            clof_test_fail("a kind of acquisition never succeeded");                     \
         if (g_threads > 1 && (!g_failed[1] || !g_failed[2]))                   \
-            fail("no try or no timed acquisition ever failed: no contention"); \
+            clof_test_fail("no try or no timed acquisition ever failed: no contention"); \
         clof_topo_set_vcpu(vcpu(0));                                                 \
         if (!clof_##N##_tryacquire(&N##_lock, &N##_ctx[0]))                    \
-            fail("the lock is not free at the end");                           \
+            clof_test_fail("the lock is not free at the end");                           \
         if (clof_##N##_has_waiters(&N##_lock, &N##_ctx[0]))                    \
-            fail("has_waiters on an idle lock");                               \
+            clof_test_fail("has_waiters on an idle lock");                               \
         clof_##N##_release(&N##_lock, &N##_ctx[0]);                            \
     }                                                                          \
     /* fast: a waiter without deadline, while main holds the lock fast */    \
@@ -183,19 +164,19 @@ static uint64_t g_ok[3], g_failed[3]; /* per kind: plain, try, timed */
         clof_topo_set_vcpu(vcpu(g_topo.npresent - 1));                            \
         uint64_t t0 = clof_now_ns(), dl = t0 + 20000000u;                      \
         if (clof_##N##_acquire_until(&N##_lock, &N##_ctx[1], dl))              \
-            fail("acquire_until succeeded against a fast owner");              \
+            clof_test_fail("acquire_until succeeded against a fast owner");              \
         if (clof_now_ns() < dl)                                                \
-            fail("acquire_until gave up before its deadline");                 \
+            clof_test_fail("acquire_until gave up before its deadline");                 \
         if (clof_##N##_tryacquire(&N##_lock, &N##_ctx[1]))                     \
-            fail("tryacquire succeeded against a fast owner");                 \
+            clof_test_fail("tryacquire succeeded against a fast owner");                 \
         if (clof_##N##_acquire_until(&N##_lock, &N##_ctx[1], 0))               \
-            fail("acquire_until(0) succeeded against a fast owner");           \
+            clof_test_fail("acquire_until(0) succeeded against a fast owner");           \
         return NULL;                                                           \
     }                                                                          \
     static void N##_fast(void)                                                 \
     {                                                                          \
         if (!CLOF_COMPOSE_FAST_)                                               \
-            fail("test `fast` needs the fast path");                           \
+            clof_test_fail("test `fast` needs the fast path");                           \
         clof_atomic32_t *f = clof_##N##_fastw_(&N##_lock);                     \
         for (int round = 0; round < 3; round++) {                              \
             clof_topo_set_vcpu(vcpu(0));                                             \
@@ -205,45 +186,45 @@ static uint64_t g_ok[3], g_failed[3]; /* per kind: plain, try, timed */
             else if (round == 1 &&                                             \
                      !clof_##N##_acquire_until(&N##_lock, &N##_ctx[0],         \
                                                CLOF_DEADLINE_NONE))            \
-                fail("acquire_until failed on a free lock");                   \
+                clof_test_fail("acquire_until failed on a free lock");                   \
             else if (round == 2 &&                                             \
                      !clof_##N##_tryacquire(&N##_lock, &N##_ctx[0]))           \
-                fail("tryacquire failed on a free lock (a stale TOPWAIT?)");   \
+                clof_test_fail("tryacquire failed on a free lock (a stale TOPWAIT?)");   \
             if (N##_ctx[0].leaf != NULL)                                       \
-                fail("an uncontended acquisition did not take the fast path"); \
+                clof_test_fail("an uncontended acquisition did not take the fast path"); \
             pthread_t th;                                                      \
             pthread_create(&th, NULL, N##_timed_waiter, NULL);                 \
             pthread_join(th, NULL);                                            \
             if (clof_atomic32_read(f) != CLOF_CMP_HELD_)                       \
-                fail("the timed-out acquirer left TOPWAIT set");               \
+                clof_test_fail("the timed-out acquirer left TOPWAIT set");               \
             if (clof_##N##_has_waiters(&N##_lock, &N##_ctx[0]))                \
-                fail("has_waiters after the timed acquirer left");             \
+                clof_test_fail("has_waiters after the timed acquirer left");             \
             /* a waiter without deadline: seen through TOPWAIT */             \
             __atomic_store_n(&N##_waiter_got, 0, __ATOMIC_RELAXED);            \
             pthread_create(&th, NULL, N##_waiter, NULL);                       \
             uint64_t until = clof_now_ns() + 10000000000ull;                   \
             while (!clof_##N##_has_waiters(&N##_lock, &N##_ctx[0])) {          \
                 if (clof_now_ns() > until)                                     \
-                    fail("the fast owner never saw the waiter (TOPWAIT)");     \
+                    clof_test_fail("the fast owner never saw the waiter (TOPWAIT)");     \
                 sched_yield();                                                 \
             }                                                                  \
             critical(0);                                                       \
             clof_##N##_release(&N##_lock, &N##_ctx[0]);                        \
             pthread_join(th, NULL);                                            \
             if (__atomic_load_n(&N##_waiter_got, __ATOMIC_ACQUIRE) != 1)       \
-                fail("the waiter did not get the lock through the hierarchy"); \
+                clof_test_fail("the waiter did not get the lock through the hierarchy"); \
             if (clof_atomic32_read(f) != 0)                                    \
-                fail("the fast word is not 0 on an idle lock");                \
+                clof_test_fail("the fast word is not 0 on an idle lock");                \
         }                                                                      \
         if (g_data[0].v != 6)                                                  \
-            fail("critical sections went missing");                            \
+            clof_test_fail("critical sections went missing");                            \
         printf("fast: 3 rounds of fast owner vs timed, try and plain "         \
                "acquirers\n");                                                 \
     }                                                                          \
     static int N##_run(const char *test)                                       \
     {                                                                          \
         if (clof_##N##_init_topo(&N##_lock, &g_topo, NULL) != 0)               \
-            fail("init_topo");                                                 \
+            clof_test_fail("init_topo");                                                 \
         if (!strcmp(test, "mixed"))                                            \
             N##_mixed();                                                       \
         else if (!strcmp(test, "fast"))                                        \
@@ -278,10 +259,11 @@ int main(int argc, char **argv)
     g_iters = 40000 / g_threads;
     if (getenv("ACOHORT_ITERS")) /* acohort_chaos.sh: longer runs */
         g_iters = atoi(getenv("ACOHORT_ITERS"));
-    signal(SIGALRM, on_alarm);
     /* ACOHORT_ALARM=0: no watchdog of its own (acohort_chaos.sh keeps one
      * that saves the stacks first) */
-    alarm(getenv("ACOHORT_ALARM") ? (unsigned)atoi(getenv("ACOHORT_ALARM")) : 120u);
+    unsigned alarm_s = getenv("ACOHORT_ALARM") ? (unsigned)atoi(getenv("ACOHORT_ALARM")) : 120u;
+    if (alarm_s)
+        clof_test_watchdog(alarm_s, 1, "FAIL: hang (watchdog)\n");
     int rc = -1;
     if (!strcmp(argv[1], "a_c_bo_bo"))
         rc = a_c_bo_bo_run(argv[2]);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of the CLoF generator (compose.h) under emulated topologies.
  *
@@ -95,6 +96,8 @@ static void clof_cna_x_destroy(clof_cna_x_t *l)
 #include <time.h>
 #include <unistd.h>
 
+#include "clof_test.h"
+
 /* A representative set: 1 to 5 levels, every basic lock at some level. */
 #define COMPOSITIONS(X)                                                        \
     X(mcs_tkt)          /* 2: ticket over MCS */                               \
@@ -112,13 +115,23 @@ static void clof_cna_x_destroy(clof_cna_x_t *l)
     X(hmcs_all)         /* HMCS<depth of the machine> */                       \
     X(cna_x)            /* CNA on the NUMA level */
 
-CLOF_LOCK(mcs_tkt, ticket, mcs)
-CLOF_LOCK(tas_mcs, mcs, tas)
+/* lowest level first, as the names read */
+CLOF_COMPOSE(mcs_tkt, mcs, ticket)
+CLOF_COMPOSE(tas_mcs, tas, mcs)
+CLOF_COMPOSE(hem_ptl_bo, hemlock, ptl, bo)
+CLOF_COMPOSE(hem_hem_mcs_clh, hemlock, hemlock, mcs, clh)
+CLOF_COMPOSE(tkt_clh_mcs_hemctr, ticket, clh, mcs, hemlock_ctr)
+CLOF_COMPOSE(ttas_tkt_hem_mcs_clh, ttas, ticket, hemlock, mcs, clh)
+/* the old spelling, system level first, keeps working: CLH at level 0 */
 CLOF_LOCK(clh_mcs_tkt, ticket, mcs, clh)
-CLOF_LOCK(hem_ptl_bo, bo, ptl, hemlock)
-CLOF_LOCK(hem_hem_mcs_clh, clh, mcs, hemlock, hemlock)
-CLOF_LOCK(tkt_clh_mcs_hemctr, hemlock_ctr, mcs, clh, ticket)
-CLOF_LOCK(ttas_tkt_hem_mcs_clh, clh, mcs, hemlock, ticket, ttas)
+_Static_assert(__builtin_types_compatible_p(__typeof__(((clof_clh_mcs_tkt_l0_t *)0)->lock),
+                                            clof_clh_t) &&
+                   __builtin_types_compatible_p(clof_clh_mcs_tkt_c2_t, clof_ticket_ctx_t),
+               "CLOF_LOCK lists the system level first");
+_Static_assert(__builtin_types_compatible_p(__typeof__(((clof_hem_ptl_bo_l0_t *)0)->lock),
+                                            clof_hemlock_t) &&
+                   __builtin_types_compatible_p(clof_hem_ptl_bo_c2_t, clof_bo_ctx_t),
+               "CLOF_COMPOSE lists the lowest level first");
 
 #define MAXT 64
 #define LINES 4
@@ -126,27 +139,10 @@ CLOF_LOCK(ttas_tkt_hem_mcs_clh, clh, mcs, hemlock, ticket, ttas)
 static const char *g_lock, *g_test;
 static clof_topology_t g_topo;
 static int g_threads, g_iters;
-static struct {
-    volatile uint64_t v;
-    char pad[56];
-} CLOF_CACHE_ALIGNED g_data[LINES];
+static clof_test_line_t g_data[LINES];
 /* trace of the critical sections: the leaf cohort of each holder */
 static uint32_t *g_trace; /* leaf << 8 | levels taken */
 static volatile uint64_t g_ntrace;
-
-static void fail(const char *m)
-{
-    fprintf(stderr, "FAIL %s %s: %s\n", g_lock, g_test, m);
-    exit(1);
-}
-static void on_alarm(int s)
-{
-    (void)s;
-    static const char m[] = "FAIL: watchdog expired (hang)\n";
-    if (write(2, m, sizeof m - 1) < 0) {
-    }
-    _exit(3);
-}
 
 static uint32_t vcpu_of(int thread, int iter)
 {
@@ -157,16 +153,9 @@ static uint32_t vcpu_of(int thread, int iter)
 
 static void critical(uint32_t leaf)
 {
-    uint64_t v0 = g_data[0].v;
-    for (int k = 1; k < LINES; k++)
-        if (g_data[k].v != v0)
-            fail("mutual exclusion: invariant broken inside the critical section");
-    for (int k = 0; k < LINES; k++)
-        g_data[k].v = v0 + 1;
+    (void)clof_test_critical(g_data, LINES, (g_data[0].v & 127) == 5);
     if (g_trace)
         g_trace[g_ntrace++] = leaf << 8 | tl_taken;
-    if ((v0 & 127) == 5)
-        sched_yield();
 }
 
 #define LOCK_FUNCS(N)                                                          \
@@ -195,10 +184,10 @@ static void critical(uint32_t leaf)
         (void)arg;                                                             \
         clof_topo_set_vcpu((int32_t)vcpu_of(1, 0));                            \
         if (clof_##N##_tryacquire(&N##_lock, &N##_ctx[1]))                     \
-            fail("tryacquire succeeded on a held lock");                       \
+            clof_test_fail("tryacquire succeeded on a held lock");                       \
         clof_##N##_acquire(&N##_lock, &N##_ctx[1]); /* waits */                \
         if (!__atomic_load_n(&N##_holder_done, __ATOMIC_ACQUIRE))              \
-            fail("acquired while held");                                       \
+            clof_test_fail("acquired while held");                                       \
         clof_##N##_release(&N##_lock, &N##_ctx[1]);                            \
         return NULL;                                                           \
     }                                                                          \
@@ -206,28 +195,28 @@ static void critical(uint32_t leaf)
     {                                                                          \
         clof_topo_set_vcpu((int32_t)vcpu_of(0, 0));                            \
         if (!clof_##N##_tryacquire(&N##_lock, &N##_ctx[0]))                    \
-            fail("tryacquire failed on a free lock");                          \
+            clof_test_fail("tryacquire failed on a free lock");                          \
         if (clof_##N##_has_waiters(&N##_lock, &N##_ctx[0]))                    \
-            fail("has_waiters true with nobody waiting");                      \
+            clof_test_fail("has_waiters true with nobody waiting");                      \
         pthread_t th;                                                          \
         pthread_create(&th, NULL, N##_try_thread, NULL);                       \
         time_t t0 = time(NULL);                                                \
         while (!clof_##N##_has_waiters(&N##_lock, &N##_ctx[0]))                \
             if (time(NULL) - t0 > 10)                                          \
-                fail("has_waiters stayed false with a waiter");                \
+                clof_test_fail("has_waiters stayed false with a waiter");                \
             else                                                               \
                 sched_yield();                                                 \
         __atomic_store_n(&N##_holder_done, 1, __ATOMIC_RELEASE);               \
         clof_##N##_release(&N##_lock, &N##_ctx[0]);                            \
         pthread_join(th, NULL);                                                \
         if (!clof_##N##_tryacquire(&N##_lock, &N##_ctx[0]))                    \
-            fail("lock not free after release");                               \
+            clof_test_fail("lock not free after release");                               \
         clof_##N##_release(&N##_lock, &N##_ctx[0]);                            \
     }                                                                          \
     static int N##_run(void)                                                   \
     {                                                                          \
         if (clof_##N##_init_topo(&N##_lock, &g_topo, NULL) != 0)               \
-            fail("init_topo");                                                 \
+            clof_test_fail("init_topo");                                                 \
         if (!strcmp(g_test, "try")) {                                          \
             N##_test_try();                                                    \
             return 0;                                                          \
@@ -257,11 +246,11 @@ static int g_holding;         /* the holder of phase 1 is inside */
         uint64_t t0 = clof_now_ns();                                           \
         if (clof_##N##_acquire_until(&N##_lock, &N##_ctx[id],                  \
                                      t0 + 20000000u))                          \
-            fail("acquire_until succeeded while another thread held the lock"); \
+            clof_test_fail("acquire_until succeeded while another thread held the lock"); \
         if (clof_now_ns() < t0 + 20000000u)                                    \
-            fail("acquire_until gave up before its deadline");                 \
+            clof_test_fail("acquire_until gave up before its deadline");                 \
         if (!__atomic_load_n(&g_holding, __ATOMIC_ACQUIRE))                    \
-            fail("holder left before the waiters timed out");                  \
+            clof_test_fail("holder left before the waiters timed out");                  \
         return NULL;                                                           \
     }                                                                          \
     static void *N##_timed_stress(void *arg)                                   \
@@ -290,7 +279,7 @@ static int g_holding;         /* the holder of phase 1 is inside */
     static int N##_timed(void)                                                 \
     {                                                                          \
         if (clof_##N##_init_topo(&N##_lock, &g_topo, NULL) != 0)               \
-            fail("init_topo");                                                 \
+            clof_test_fail("init_topo");                                                 \
         pthread_t th[MAXT];                                                    \
         int w = g_threads - 1;                                                 \
         clof_topo_set_vcpu((int32_t)vcpu_of(0, 0));                            \
@@ -307,7 +296,7 @@ static int g_holding;         /* the holder of phase 1 is inside */
             clof_topo_set_vcpu((int32_t)vcpu_of(i, 0));                        \
             if (!clof_##N##_acquire_until(&N##_lock, &N##_ctx[i],              \
                                           clof_now_ns() + 1000000000u))        \
-                fail("acquire_until timed out on a free lock");                \
+                clof_test_fail("acquire_until timed out on a free lock");                \
             clof_##N##_release(&N##_lock, &N##_ctx[i]);                        \
         }                                                                      \
         /* phase 2: stress with short deadlines */                             \
@@ -317,15 +306,15 @@ static int g_holding;         /* the holder of phase 1 is inside */
             pthread_join(th[i], NULL);                                         \
         for (int k = 0; k < LINES; k++)                                        \
             if (g_data[k].v != g_timed_ok)                                     \
-                fail("critical sections != successful timed acquisitions");    \
+                clof_test_fail("critical sections != successful timed acquisitions");    \
         printf("timed stress: %llu acquired, %llu timed out\n",                \
                (unsigned long long)g_timed_ok, (unsigned long long)g_timeouts); \
         if (g_timed_ok == 0)                                                   \
-            fail("no timed acquisition succeeded");                            \
+            clof_test_fail("no timed acquisition succeeded");                            \
         /* consistent at the end: free, and a plain acquire works */           \
         clof_topo_set_vcpu((int32_t)vcpu_of(0, 0));                            \
         if (!clof_##N##_tryacquire(&N##_lock, &N##_ctx[0]))                    \
-            fail("lock not free after the stress run");                        \
+            clof_test_fail("lock not free after the stress run");                        \
         clof_##N##_release(&N##_lock, &N##_ctx[0]);                            \
         clof_##N##_acquire(&N##_lock, &N##_ctx[0]);                            \
         clof_##N##_release(&N##_lock, &N##_ctx[0]);                            \
@@ -342,6 +331,7 @@ int main(int argc, char **argv)
     }
     g_lock = argv[1];
     g_test = argv[2];
+    clof_test_name("%s %s", g_lock, g_test);
     g_threads = atoi(argv[4]);
     if (g_threads < 1 || g_threads > MAXT)
         return 2;
@@ -368,8 +358,7 @@ int main(int argc, char **argv)
         g_iters = 100000;
     if (local)
         g_trace = calloc((size_t)g_threads * g_iters, sizeof *g_trace);
-    signal(SIGALRM, on_alarm);
-    alarm(!strcmp(g_test, "swapped") ? 30 : 150);
+    clof_test_watchdog(!strcmp(g_test, "swapped") ? 30 : 150, 3, NULL);
     int rc = -1;
 #define RUN(N)                                                                 \
     if (!strcmp(g_lock, #N))                                                   \
@@ -390,7 +379,7 @@ int main(int argc, char **argv)
         uint64_t want = (uint64_t)g_threads * (uint64_t)g_iters;
         for (int k = 0; k < LINES; k++)
             if (g_data[k].v != want)
-                fail("lost updates");
+                clof_test_fail("lost updates");
     }
     if (local) {
         /* runs of one leaf where every acquisition after the first was
@@ -402,7 +391,7 @@ int main(int argc, char **argv)
                 run++;
                 passes++;
             } else if (taken == 1) {
-                fail("passed the high lock to a different cohort");
+                clof_test_fail("passed the high lock to a different cohort");
             } else {
                 run = 1;
             }
@@ -414,9 +403,9 @@ int main(int argc, char **argv)
                (unsigned long long)best, (unsigned long long)passes,
                (unsigned long long)n);
         if (best > 4)
-            fail("a cohort kept the lock longer than its threshold");
+            clof_test_fail("a cohort kept the lock longer than its threshold");
         if (passes == 0)
-            fail("no local passing happened at all");
+            clof_test_fail("no local passing happened at all");
     }
     if (!strcmp(g_test, "swapped")) {
         printf("swapped release order was NOT caught\n");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz harness: the LibASL environment (src/asl.c): CLOF_ASL_PCT,
  * CLOF_ASL_MAX_WINDOW, CLOF_ASL_FREE_WINDOW, CLOF_ASL_INIT_WINDOW, read

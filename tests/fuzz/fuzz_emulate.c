@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz harness: CLOF_EMULATE, the shape of an emulated machine
  * (src/topology_emulate.c; "package:2,numa:2,cache:8,core:4;little=0-3"),

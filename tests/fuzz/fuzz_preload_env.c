@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz harness: CLOF_LOCK and CLOF_STATS as libclof-preload.so reads them
  * inside someone else's process (src/preload/pl_config.c,

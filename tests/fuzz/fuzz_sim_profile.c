@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz harness: the simulator's machine profiles (sim/sim.c,
  * sim_profile_parse; docs/simulation.md), which `clof-bench --simulate`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz harness: topology discovery from sysfs (src/topology_sysfs.c,
  * clof_topology_from_sysfs).  The files are the kernel's, but

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz harness: the hierarchy file (src/topology_file.c,
  * clof_topology_parse; docs/topology.md "The hierarchy file").  CLOF_TOPOLOGY,

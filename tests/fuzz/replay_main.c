@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/fuzz/replay_main.c -- the main() of a fuzz harness where libFuzzer
  * is not used (gcc, or clang without -DCLOF_FUZZ_LIBFUZZER): it feeds every

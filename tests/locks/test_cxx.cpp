@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The public headers compile as C++17 and every basic lock works from C++:
 // 4 std::threads x 5000 critical sections per lock, lost updates fail.
 #include <clof/clof.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The NUMA-aware headers (compose.h, numa/*.h) compile as C++17 and their
 // locks work from C++: an emulated 3-level machine, 4 std::threads x 5000
 // critical sections per lock (each thread on another virtual cpu), lost
@@ -14,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-CLOF_LOCK(clh_mcs_tkt, ticket, mcs, clh)
+CLOF_COMPOSE(clh_mcs_tkt, clh, mcs, ticket)
 
 template <typename Lock, typename Ctx, typename Acq, typename Rel>
 static bool run(const char *name, Lock *lock, Acq acq, Rel rel)

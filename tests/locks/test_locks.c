@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Behaviour tests of every basic lock, through the one lock interface.
  *
@@ -30,25 +31,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clof_test.h"
+
 #define CS_LINES 4
 #define MAX_THREADS 64
 
 static const char *g_lock, *g_test;
-
-static void fail(const char *what)
-{
-    fprintf(stderr, "FAIL %s %s: %s\n", g_lock, g_test, what);
-    exit(1);
-}
-
-static void on_alarm(int sig)
-{
-    (void)sig;
-    static const char m[] = "FAIL: watchdog expired (hang)\n";
-    if (write(2, m, sizeof m - 1) < 0) {
-    }
-    _exit(1);
-}
 
 static void sleep_ms(int ms)
 {
@@ -64,10 +52,7 @@ static double now_s(void)
 }
 
 /* Data protected by the lock: plain (non-atomic) fields on separate lines. */
-static struct {
-    volatile uint64_t v;
-    char pad[CLOF_CACHELINE - sizeof(uint64_t)];
-} CLOF_CACHE_ALIGNED g_data[CS_LINES];
+static clof_test_line_t g_data[CS_LINES];
 
 /* Test-side atomics (not lock code: plain builtins are fine here). */
 static int ld(const int *p)
@@ -101,7 +86,7 @@ static int snapshot_changed(const void *lock, size_t size, const uint32_t *old)
         double t0_ = now_s();                                                  \
         while (!(cond)) {                                                      \
             if (now_s() - t0_ > 10.0)                                          \
-                fail(what);                                                    \
+                clof_test_fail(what);                                                    \
             sched_yield();                                                     \
         }                                                                      \
     } while (0)
@@ -111,9 +96,9 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
 {
     if (strcmp(d->name, expect) != 0 || d->lock_size != lock_size ||
         d->ctx_size != ctx_size)
-        fail("descriptor does not describe the lock");
+        clof_test_fail("descriptor does not describe the lock");
     if (!d->thread_oblivious)
-        fail("every basic lock must be thread-oblivious");
+        clof_test_fail("every basic lock must be thread-oblivious");
     printf("%s: fair=%d native_has_waiters=%d zero_init=%d lock=%zu B "
            "ctx=%zu B\n",
            d->name, d->fair, d->native_has_waiters, d->zero_init,
@@ -132,16 +117,7 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
         clof_##name##_ctx_t *c = &name##_ctx[(intptr_t)arg];                   \
         for (int i = 0; i < name##_iters; i++) {                               \
             clof_##name##_acquire(&name##_lock, c);                            \
-            uint64_t v0 = g_data[0].v;                                         \
-            for (int k = 1; k < CS_LINES; k++)                                 \
-                if (g_data[k].v != v0)                                         \
-                    fail("mutual exclusion: invariant broken inside the "      \
-                         "critical section");                                  \
-            for (int k = 0; k < CS_LINES; k++) {                               \
-                g_data[k].v = v0 + 1;                                          \
-                if ((i & 63) == 7)                                             \
-                    sched_yield(); /* widen the window */                      \
-            }                                                                  \
+            (void)clof_test_critical(g_data, CS_LINES, (i & 63) == 7);         \
             clof_##name##_release(&name##_lock, c);                            \
         }                                                                      \
         return NULL;                                                           \
@@ -158,7 +134,7 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
             pthread_join(th[i], NULL);                                         \
         for (int k = 0; k < CS_LINES; k++)                                     \
             if (g_data[k].v != (uint64_t)T * (uint64_t)name##_iters)           \
-                fail("mutual exclusion: lost updates");                        \
+                clof_test_fail("mutual exclusion: lost updates");                        \
     }                                                                          \
                                                                                \
     static int name##_flag;                                                    \
@@ -167,11 +143,11 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
         (void)arg;                                                             \
         clof_##name##_ctx_t *c = &name##_ctx[1];                               \
         if (clof_##name##_tryacquire(&name##_lock, c))                         \
-            fail("tryacquire succeeded on a held lock (other thread)");        \
+            clof_test_fail("tryacquire succeeded on a held lock (other thread)");        \
         st(&name##_flag, 1);                                                   \
         WAIT_FOR(ld(&name##_flag) == 2, "main did not release");               \
         if (!clof_##name##_tryacquire(&name##_lock, c))                        \
-            fail("tryacquire failed on a free lock (other thread)");           \
+            clof_test_fail("tryacquire failed on a free lock (other thread)");           \
         clof_##name##_release(&name##_lock, c);                                \
         st(&name##_flag, 3);                                                   \
         return NULL;                                                           \
@@ -181,13 +157,13 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
         clof_##name##_ctx_t *c = &name##_ctx[0], *d = &name##_ctx[2];          \
         for (int round = 0; round < 100; round++) {                            \
             if (!clof_##name##_tryacquire(&name##_lock, c))                    \
-                fail("tryacquire failed on a free lock");                      \
+                clof_test_fail("tryacquire failed on a free lock");                      \
             if (clof_##name##_tryacquire(&name##_lock, d))                     \
-                fail("tryacquire succeeded on a held lock");                   \
+                clof_test_fail("tryacquire succeeded on a held lock");                   \
             clof_##name##_release(&name##_lock, c);                            \
             clof_##name##_acquire(&name##_lock, d);                            \
             if (clof_##name##_tryacquire(&name##_lock, c))                     \
-                fail("tryacquire succeeded while acquire() holds the lock");   \
+                clof_test_fail("tryacquire succeeded while acquire() holds the lock");   \
             clof_##name##_release(&name##_lock, d);                            \
         }                                                                      \
         pthread_t th;                                                          \
@@ -198,9 +174,9 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
         st(&name##_flag, 2);                                                   \
         pthread_join(th, NULL);                                                \
         if (ld(&name##_flag) != 3)                                             \
-            fail("try thread did not finish");                                 \
+            clof_test_fail("try thread did not finish");                                 \
         if (!clof_##name##_tryacquire(&name##_lock, c))                        \
-            fail("lock not free after the other thread released it");          \
+            clof_test_fail("lock not free after the other thread released it");          \
         clof_##name##_release(&name##_lock, c);                                \
     }                                                                          \
                                                                                \
@@ -239,7 +215,7 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
             pthread_create(&a, NULL, name##_obl_acquirer, NULL);               \
             pthread_join(a, NULL);                                             \
             if (ld(&name##_stage) != 1)                                        \
-                fail("acquirer did not acquire");                              \
+                clof_test_fail("acquirer did not acquire");                              \
             if (with_waiter) {                                                 \
                 snapshot(&name##_lock, sizeof name##_lock, snap);              \
                 pthread_create(&w, NULL, name##_obl_waiter, NULL);             \
@@ -250,17 +226,17 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
                 else                                                           \
                     sleep_ms(2);                                               \
                 if (ld(&name##_wdone))                                         \
-                    fail("waiter got a lock that is held");                    \
+                    clof_test_fail("waiter got a lock that is held");                    \
             }                                                                  \
             pthread_create(&b, NULL, name##_obl_releaser, NULL);               \
             pthread_join(b, NULL);                                             \
             if (with_waiter) {                                                 \
                 pthread_join(w, NULL);                                         \
                 if (!ld(&name##_wdone))                                        \
-                    fail("waiter not admitted after a cross-thread release");  \
+                    clof_test_fail("waiter not admitted after a cross-thread release");  \
             }                                                                  \
             if (!clof_##name##_tryacquire(&name##_lock, &name##_ctx[4]))       \
-                fail("lock not free after a cross-thread release");            \
+                clof_test_fail("lock not free after a cross-thread release");            \
             clof_##name##_release(&name##_lock, &name##_ctx[4]);               \
         }                                                                      \
     }                                                                          \
@@ -271,7 +247,7 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
         clof_##name##_ctx_t *c = &name##_ctx[1];                               \
         clof_##name##_acquire(&name##_lock, c);                                \
         if (clof_##name##_has_waiters(&name##_lock, c))                        \
-            fail("has_waiters true with nobody waiting (after handover)");     \
+            clof_test_fail("has_waiters true with nobody waiting (after handover)");     \
         clof_##name##_release(&name##_lock, c);                                \
         return NULL;                                                           \
     }                                                                          \
@@ -281,7 +257,7 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
         for (int round = 0; round < 20; round++) {                             \
             clof_##name##_acquire(&name##_lock, c);                            \
             if (clof_##name##_has_waiters(&name##_lock, c))                    \
-                fail("has_waiters true with nobody waiting");                  \
+                clof_test_fail("has_waiters true with nobody waiting");                  \
             pthread_t th;                                                      \
             pthread_create(&th, NULL, name##_hw_waiter, NULL);                 \
             WAIT_FOR(clof_##name##_has_waiters(&name##_lock, c),               \
@@ -290,7 +266,7 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
             pthread_join(th, NULL);                                            \
             clof_##name##_acquire(&name##_lock, c);                            \
             if (clof_##name##_has_waiters(&name##_lock, c))                    \
-                fail("has_waiters true after the waiter left");                \
+                clof_test_fail("has_waiters true after the waiter left");                \
             clof_##name##_release(&name##_lock, c);                            \
         }                                                                      \
     }                                                                          \
@@ -328,14 +304,14 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
             for (int i = 0; i < W; i++)                                        \
                 pthread_join(th[i], NULL);                                     \
             if (name##_nserved != W)                                           \
-                fail("not every waiter was served");                           \
+                clof_test_fail("not every waiter was served");                           \
             for (int i = 0; i < W; i++)                                        \
                 if (name##_served[i] != i) {                                   \
                     char m[128];                                               \
                     snprintf(m, sizeof m,                                      \
                              "FIFO: position %d served waiter %d", i,          \
                              name##_served[i]);                                \
-                    fail(m);                                                   \
+                    clof_test_fail(m);                                                   \
                 }                                                              \
         }                                                                      \
     }                                                                          \
@@ -344,11 +320,11 @@ static void check_desc(const clof_lock_desc_t *d, const char *expect,
     {                                                                          \
         clof_##name##_ctx_t *c = &name##_ctx[5];                               \
         if (!clof_##name##_tryacquire(l, c))                                   \
-            fail("fresh lock is not free");                                    \
+            clof_test_fail("fresh lock is not free");                                    \
         clof_##name##_release(l, c);                                           \
         clof_##name##_acquire(l, c);                                           \
         if (clof_##name##_tryacquire(l, &name##_ctx[6]))                       \
-            fail("fresh lock admits two holders");                             \
+            clof_test_fail("fresh lock admits two holders");                             \
         clof_##name##_release(l, c);                                           \
     }                                                                          \
     static void name##_test_init(void)                                         \
@@ -405,13 +381,14 @@ int main(int argc, char **argv)
     }
     g_lock = argv[1];
     g_test = argv[2];
+    clof_test_name("%s %s", g_lock, g_test);
     int arg = argc > 3 ? atoi(argv[3]) : 0;
     if (!strcmp(g_test, "mutex") && (arg < 1 || arg > MAX_THREADS)) {
         fprintf(stderr, "mutex needs a thread count 1..%d\n", MAX_THREADS);
         return 2;
     }
-    signal(SIGALRM, on_alarm);
-    alarm(getenv("CLOF_TEST_TIMEOUT") ? (unsigned)atoi(getenv("CLOF_TEST_TIMEOUT")) : 120);
+    clof_test_watchdog(getenv("CLOF_TEST_TIMEOUT") ? (unsigned)atoi(getenv("CLOF_TEST_TIMEOUT")) : 120,
+                       1, NULL);
     int rc = -1;
 #define RUN(name, NAME)                                                        \
     if (!strcmp(g_lock, #name))                                                \

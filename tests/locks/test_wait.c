@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Tests of the waiting policy (wait.h) and the await helpers (atomic.h).
  *
@@ -25,21 +26,9 @@ static int g_parks;
 #define CLOF_WAIT_SPINS 1u
 #define CLOF_WAIT_YIELDS 0u
 #endif
-#include <clof/atomic.h>
+#include <clof/await.h>
 
-static void fail(const char *m)
-{
-    fprintf(stderr, "FAIL: %s\n", m);
-    exit(1);
-}
-static void on_alarm(int s)
-{
-    (void)s;
-    static const char m[] = "FAIL: watchdog expired (lost wake-up or hang)\n";
-    if (write(2, m, sizeof m - 1) < 0) {
-    }
-    _exit(1);
-}
+#include "clof_test.h"
 
 static clof_atomic32_t word;
 static clof_atomic32_t turn;
@@ -49,7 +38,7 @@ static void *park_waiter(void *a)
     (void)a;
     uint32_t v = clof_atomic32_await_eq_acq(&word, 42);
     if (v != 42)
-        fail("await_eq returned a value other than the awaited one");
+        clof_test_fail("await_eq returned a value other than the awaited one");
     return NULL;
 }
 
@@ -64,7 +53,7 @@ static void test_park(void)
         struct timespec t1;
         clock_gettime(CLOCK_MONOTONIC, &t1);
         if (t1.tv_sec - t0.tv_sec > 10)
-            fail("the waiter never parked");
+            clof_test_fail("the waiter never parked");
         usleep(1000);
     }
     usleep(20000); /* let it sleep in the kernel */
@@ -95,7 +84,7 @@ static void test_pingpong(void)
     pthread_join(a, NULL);
     pthread_join(b, NULL);
     if (clof_atomic32_read(&turn) != 2 * ROUNDS)
-        fail("ping-pong ended at the wrong turn");
+        clof_test_fail("ping-pong ended at the wrong turn");
     printf("%d hand-offs, %d parks\n", 2 * ROUNDS, g_parks);
 }
 
@@ -121,31 +110,30 @@ static void test_types(void)
     pthread_t th;
     pthread_create(&th, NULL, types_writer, NULL);
     if (clof_atomic64_await_neq_acq(&big, 0) != 1ull << 40)
-        fail("64-bit await returned the wrong value");
+        clof_test_fail("64-bit await returned the wrong value");
     struct node *n = clof_atomicptr_await_neq_acq(&ptr, (struct node *)NULL);
     if (n != &the_node || n->payload != 7)
-        fail("pointer await returned the wrong pointer");
+        clof_test_fail("pointer await returned the wrong pointer");
     pthread_join(th, NULL);
     struct node *old = clof_atomicptr_xchg(&ptr, (struct node *)NULL);
     if (old != &the_node || clof_atomicptr_read(&ptr) != NULL)
-        fail("pointer xchg");
+        clof_test_fail("pointer xchg");
     if (clof_atomicptr_cmpxchg(&ptr, (struct node *)NULL, &the_node) != NULL ||
         clof_atomicptr_cmpxchg(&ptr, (struct node *)NULL, &the_node) !=
             &the_node)
-        fail("pointer cmpxchg must return the old value");
+        clof_test_fail("pointer cmpxchg must return the old value");
     clof_atomic32_t x = CLOF_ATOMIC32_INIT(5);
     if (clof_atomic32_get_add(&x, 3) != 5 || clof_atomic32_get_inc_rlx(&x) != 8 ||
         clof_atomic32_cmpxchg_acq(&x, 9, 1) != 9 || clof_atomic32_read(&x) != 1 ||
         clof_atomic32_get_or(&x, 6) != 1 || clof_atomic32_get_and(&x, 3) != 7 ||
         clof_atomic32_get_xor(&x, 1) != 3 || clof_atomic32_xchg_rel(&x, 0) != 2)
-        fail("integer read-modify-writes");
+        clof_test_fail("integer read-modify-writes");
     printf("types ok\n");
 }
 
 int main(int argc, char **argv)
 {
-    signal(SIGALRM, on_alarm);
-    alarm(60);
+    clof_test_watchdog(60, 1, "FAIL: watchdog expired (lost wake-up or hang)\n");
     if (argc < 2)
         return 2;
     if (!strcmp(argv[1], "park"))

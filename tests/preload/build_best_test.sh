@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Test of src/preload/build-best.sh (ctest preload.build_best):
 #   build_best_test.sh SOURCE_DIR BUILD_DIR C_COMPILER PL_CONFORM
 # Builds a library with clof:tkt-mcs over a 3-level hierarchy file compiled

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libpl_early.so: a library whose constructor uses a mutex and a condition
  * variable before libclof-preload.so's own constructor has run (preload it

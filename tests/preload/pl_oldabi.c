@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * References to the old and compat versions of glibc's symbols, as a binary
  * linked against an older glibc has them: the conformance test calls them

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Integration test: a real program over libclof-preload.so.
 #
 #   run_app.sh PROGRAM LOCK PRELOAD_LIB BINDIR

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/preload/soak.sh -- run the preload library's conformance tests and
 # real programs over and over, under many locks, for a set time, to catch
 # rare hangs, crashes and wrong results that one ctest run can miss.
@@ -58,7 +59,7 @@ locks_arg=all
 programs_arg=conform,forkexec,leveldb,kyoto,memcached,hostile
 timeout_s=180
 jobs=1
-out=results/soak
+out=
 emulate=numa:2,cache:2,core:2
 migrate=1
 fifo=1
@@ -151,6 +152,7 @@ command -v gdb >/dev/null && have_stack=gdb
 [ -n "$have_stack" ] || echo "soak.sh: neither gdb nor eu-stack: hangs are reported without stacks"
 ncpu=$(nproc)
 
+[ -n "$out" ] || out="${CLOF_RESULTS:-$build/results}/soak"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 stamp=$(date -u +%Y%m%d-%H%M%S)

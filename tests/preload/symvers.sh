@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The symbol versions of libclof-preload.so against the target's glibc:
 # for every function the library interposes on, the versions it exports
 # (name@VERSION, name@@VERSION for the default) must be exactly glibc's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The simulation backend, end to end (docs/simulation.md "Validation").
 
     test_sim.py BINDIR CASE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/sim/test_sim_model.c -- the cost model of the simulator, checked
  * through the atomics shim (this file is compiled with the `sim` backend).
@@ -17,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <clof/atomic.h>
+#include <clof/await.h>
 
 #include "sim.h"
 

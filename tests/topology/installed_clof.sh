@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The installed clof command works from its prefix: topology and heatmap.
 set -euo pipefail
 build=$(cd "$1" && pwd); fixtures=$(cd "$2" && pwd)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """How often the automatic levels recover each fixture machine from a noisy
 synthetic heatmap -- the numbers quoted in docs/topology.md.
 

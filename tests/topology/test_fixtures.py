@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The committed fixtures and documents are what their generators make."""
 
 import filecmp
@@ -37,8 +38,8 @@ class Fixtures(unittest.TestCase):
 
 
 class DocsHeatmap(unittest.TestCase):
-    """docs/heatmap-this-machine/ is one run of clof heatmap (docs/topology.md)."""
-    DIR = os.path.join(tl.ROOT, "docs", "heatmap-this-machine")
+    """docs/data/heatmap-this-machine/ is one run of clof heatmap (docs/topology.md)."""
+    DIR = os.path.join(tl.ROOT, "docs", "data", "heatmap-this-machine")
 
     def test_files_are_consistent(self):
         cpus, m, comments = lv.read_csv(os.path.join(self.DIR, "heatmap.csv"))

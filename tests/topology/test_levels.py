@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Automatic levels (tools/clof_levels.py): recovered from noisy synthetic
 heatmaps of every fixture machine; no level invented from noise; Table 2
 arithmetic; the CSV and hierarchy-file forms."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The topology header compiles as C++17 and its inline lookups work there.
 #include <clof/topology.h>
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared by the Python topology tests: where things are, how to run them."""
 
 import json

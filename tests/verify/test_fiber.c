@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * tests/verify/test_fiber.c -- the fiber runtime (verify/fiber.h): fibers
+ * tests/verify/test_fiber.c -- the fiber runtime (fiber/fiber.h): fibers
  * interleave as the scheduler decides, keep their locals across switches,
  * can be restarted on the same stack (also when abandoned half-way), and
  * report when they are done.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program that uses clof_best.h as a user would: one include, a static
  * lock, threads that increment a plain counter under it.  Exit 0 when no
  * increment was lost (mutual exclusion held), 1 otherwise.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Tests of the CLoF workflow: the ranking (tools/clof_rank.py) on fixed data,
 `clof select` end to end on a tiny emulated machine, `clof report`, the
 best-lock artifacts and the errors of bad arguments (docs/workflow.md).

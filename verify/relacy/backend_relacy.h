@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/relacy/backend_relacy.h -- the `relacy` backend of the atomics shim.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/relacy/relacy_run.cpp -- clof-relacy: the clients of clof-verify,
  * run by Relacy (an independent checker of the C11 memory model) instead of
@@ -5,7 +6,7 @@
  * Relacy").
  *
  * The clients are the same source files as clof-verify's (verify/clients_*.c,
- * compiled here as C++ by the rl_clients_*.cpp wrappers): same threads, same
+ * compiled here as C++ by verify/relacy/CMakeLists.txt): same threads, same
  * operations, same final assertions, same lock headers, through the atomics
  * shim's `relacy` backend (backend_relacy.h).  This file implements the small
  * client API of vc.h that the clients use (vc_cs_enter/exit = the ghost

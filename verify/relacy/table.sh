@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # verify/relacy/table.sh -- the cross-check table of docs/verification.md
 # ("Cross-check with Relacy"): every client of clof-verify, and the named
 # bugs, checked under C11 by vc (quick: preemption bound 2; full: no bound,
@@ -7,7 +8,7 @@
 #
 #   verify/relacy/table.sh [BUILD_DIR] [FULL_LIMIT_S] [RELACY_LIMIT_S] [K]
 #
-# Writes results/relacy-<date>.md (machine, load average, the table) and
+# Writes relacy-<date>.md under BUILD/results (or $CLOF_RESULTS) (machine, load average, the table) and
 # prints it.  Exit 1 if a verdict disagrees.  Times are single-threaded wall
 # times on whatever else the machine runs (the load average is recorded).
 set -euo pipefail
@@ -21,8 +22,8 @@ r=$build/bin/clof-relacy
 for b in "$v" "$r"; do
   [ -x "$b" ] || { echo "table.sh: $b not found (build first; clof-relacy needs relacy-dev)" >&2; exit 2; }
 done
-mkdir -p "$root/results"
-out=$root/results/relacy-$(date -u +%F).md
+mkdir -p "${CLOF_RESULTS:-$build/results}"
+out=${CLOF_RESULTS:-$build/results}/relacy-$(date -u +%F).md
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 disagree=0

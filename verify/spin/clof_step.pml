@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * verify/spin/clof_step.pml -- the composition step of CLoF (CLoF paper
  * §4.1-4.2) as an abstract Promela model for Spin: CLoF(l, L') with every

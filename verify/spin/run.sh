@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # verify/spin/run.sh -- check the Promela model of the CLoF composition step
 # (clof_step.pml) with Spin, and check that the search was complete: every
 # run reports its depth reached, which must stay below the -m limit (Spin

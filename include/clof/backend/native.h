@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/backend/native.h -- the native backend of the atomics shim.
  *

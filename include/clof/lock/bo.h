@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * BO -- test-and-test-and-set lock with exponential backoff.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Hemlock with coherence-traffic reduction (hem-ctr).
  *

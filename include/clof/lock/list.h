@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clof/lock/list.h -- the basic locks as an X-macro list, so that programs
  * that handle "every basic lock" (clof-bench, the tests, the composition

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * PTL -- partitioned ticket lock.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * TTAS -- test-and-test-and-set spinlock.
  *

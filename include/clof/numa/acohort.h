@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Abortable cohort locks: A-C-BO-BO and A-C-BO-CLH.
  *
@@ -124,6 +125,7 @@
 #define CLOF_NUMA_ACOHORT_H
 
 #include <clof/numa/cohort.h>
+#include <clof/hier/fast.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -146,7 +148,7 @@ void clof_aclh_node_put(clof_aclh_node_t *n);
 }
 #endif
 
-/* ---- the fast path's word (compose.h), for both ---- */
+/* ---- the fast path's word (hier/fast.h), for both ---- */
 /* The thread that took the global lock takes HELD by its deadline; false:
  * timed out, HELD not taken, no TOPWAIT left behind (the caller gives the
  * global and the node lock up).  Without the fast path: nothing to take. */

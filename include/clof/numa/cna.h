@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * CNA -- compact NUMA-aware lock.
  *
@@ -22,7 +23,8 @@
  * only when it is needed: by a waiter before it links itself behind its
  * predecessor (the holder reads it from there), and by a holder that found
  * the lock free only when it has a successor at release -- an uncontended
- * acquire+release costs what MCS's does.
+ * acquire+release costs 20 instructions against MCS's 15 (callgrind,
+ * docs/data/callgrind-20261122-025936.csv; CNA has no fast word).
  * Sizes: lock 8 bytes; context 64 bytes.
  *
  * Memory orders (as mcs.h, plus):

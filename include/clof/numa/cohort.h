@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Cohort locks: C-BO-MCS, C-TKT-TKT, C-PTL-TKT.
  *
@@ -32,10 +33,12 @@
 __attribute__((unused)) static const clof_level_kind_t clof_cohort_levels_[2] = {
     CLOF_LEVEL_NUMA, CLOF_LEVEL_SYSTEM};
 
-/* global (system) lock first, local (NUMA node) lock second */
-CLOF_LOCK_ON(c_bo_mcs, clof_cohort_levels_, bo, mcs)
-CLOF_LOCK_ON(c_tkt_tkt, clof_cohort_levels_, ticket, ticket)
-CLOF_LOCK_ON(c_ptl_tkt, clof_cohort_levels_, ptl, ticket)
+/* Lowest level first (CLOF_COMPOSE): the local (NUMA node) lock, then the
+ * global (system) lock.  The Cohorting paper's names list them the other way
+ * round (C-BO-MCS: BO global, MCS local); clof keeps the paper's names. */
+CLOF_COMPOSE_ON(c_bo_mcs, clof_cohort_levels_, mcs, bo)
+CLOF_COMPOSE_ON(c_tkt_tkt, clof_cohort_levels_, ticket, ticket)
+CLOF_COMPOSE_ON(c_ptl_tkt, clof_cohort_levels_, ticket, ptl)
 
 #define CLOF_COHORT_LOCKS(X)                                                   \
     X(c_bo_mcs, "c-bo-mcs")                                                    \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * HMCS -- the hierarchical MCS lock, of any depth.
  *
@@ -24,10 +25,11 @@
  * The fast path (not in the HMCS paper; Chabbi and Mellor-Crummey's
  * adaptive HMCS, PPoPP'16, has one): the tree has one more word, `fast`
  * (HELD | TOPWAIT, its own cache line), the same word and the same rules as
- * a CLoF composition's (compose.h, "The fast path", whose helpers this file
- * calls): an arrival that reads it 0 takes it with one CAS and skips the
- * tree (c->leaf = NULL); the thread that acquires the root MCS lock then
- * takes HELD too (setting TOPWAIT and waiting, at most one critical section,
+ * a CLoF composition's (compose.h, "The fast path"; the helpers are
+ * hier/fast.h's): an arrival that reads it 0 takes it with one CAS and
+ * skips the tree (c->leaf = NULL); the thread that acquires the root MCS
+ * lock then takes HELD too (setting TOPWAIT and waiting, at most one
+ * critical section,
  * when a fast owner holds it), keeps it while the root stays with its cohort
  * (local passes below), and clears it just before releasing the root.  The
  * lock is held exactly when HELD is set, so tryacquire is the fast CAS
@@ -36,7 +38,7 @@
  * -DCLOF_COMPOSE_NO_FAST_PATH (for every HMCS and every composition of the
  * translation unit, so that comparisons stay like for like; the checker
  * verifies both, verify/clients_hmcs.c).  Memory orders of `fast`: those of
- * compose.h.
+ * hier/fast.h.
  *
  * Memory orders (the HMCS paper's verified placement, Fig. 2 "implicit"):
  *   status = WAIT, next = NULL relaxed before the seq_cst SWAP on tail
@@ -87,7 +89,9 @@
 #ifndef CLOF_NUMA_HMCS_H
 #define CLOF_NUMA_HMCS_H
 
-#include <clof/compose.h>
+#include <clof/lock/mcs.h>
+#include <clof/hier/fast.h>
+#include <clof/hier/levels.h>
 
 /* ---- the barrier variant: one suffix or fence per site of Fig. 2 ---- */
 #if (defined(CLOF_HMCS_SC) + defined(CLOF_HMCS_FENCES) +                      \

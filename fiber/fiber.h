@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * verify/fiber.h -- fibers: cooperative user-space threads on their own
+ * fiber/fiber.h -- fibers: cooperative user-space threads on their own
  * stacks, switched by hand.  The one fiber runtime of clof: the model checker
  * (verify/vc.c) and the simulation backend both run the threads of a checked
  * or simulated program as fibers of one OS thread.  No dependency on vc.

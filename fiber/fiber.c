@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * verify/fiber.c -- the fiber runtime (see fiber.h for the API and model).
+ * fiber/fiber.c -- the fiber runtime (see fiber.h for the API and model).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

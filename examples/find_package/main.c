@@ -1,4 +1,6 @@
-/* A program outside the clof tree: one lock, one libclof call. */
+/* SPDX-License-Identifier: MIT */
+/* examples/find_package/main.c -- a program outside the clof tree: one
+ * lock, one libclof call (built by tests/install/install_test.sh). */
 #include <clof/clof.h>
 #include <stdio.h>
 #include <string.h>

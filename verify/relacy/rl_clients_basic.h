@@ -1,12 +1,17 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * verify/relacy/rl_clients_basic.cpp -- verify/clients_basic.c compiled as
- * C++ against the `relacy` backend: the same clients, unchanged.
+ * verify/relacy/rl_clients_basic.h -- included first (CMake: -include) when
+ * verify/clients_basic.c is compiled as C++ against the `relacy` backend:
+ * the same clients, unchanged.
  *
  * The releases of MCS and ticket are wrapped (rlx_scope_enter/exit) so that
  * the named bugs mcs-handoff-release and ticket-release-rlx can weaken the
  * accesses made inside them only (clof-verify finds the same accesses by
  * their call sites); with no mutation active the wrapper changes nothing.
  */
+#ifndef RL_CLIENTS_BASIC_H
+#define RL_CLIENTS_BASIC_H
+
 #include "clients.h"
 
 #include <clof/lock/list.h>
@@ -16,4 +21,4 @@
 #define clof_ticket_release(l, c)                                              \
     (rlx_scope_enter(), clof_ticket_release(l, c), rlx_scope_exit())
 
-#include "../clients_basic.c"
+#endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * clof/hier/levels.h -- a hierarchical lock's levels over the runtime
+ * topology: which topology level each of its n levels maps to, and the
+ * cohort above a cohort.  Used by the compositions (compose.h) and the
+ * standalone HMCS (numa/hmcs.h) to build their trees.
+ */
+#ifndef CLOF_HIER_LEVELS_H
+#define CLOF_HIER_LEVELS_H
+
+#include <clof/topology.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The keep-local threshold of every level (topology files may set their own). */
+#ifndef CLOF_COMPOSE_THRESHOLD
+#define CLOF_COMPOSE_THRESHOLD CLOF_TOPO_DEFAULT_THRESHOLD
+#endif
+
+/* Hook for handover accounting (bench): called by the owner after a full
+ * acquire with the levels it had to take (0 = passed at the lowest level). */
+#ifndef CLOF_COMPOSE_ON_ACQUIRE
+#define CLOF_COMPOSE_ON_ACQUIRE(levels_taken) ((void)0)
+#endif
+
+/* Map the n levels of a composition onto levels of topology t. */
+static inline int clof_compose_levels_(const clof_topology_t *t, uint32_t n,
+                                       const uint32_t *want, uint32_t *lvl)
+{
+    uint32_t tl = clof_topo_nlevels(t);
+    if (want) {
+        for (uint32_t k = 0; k < n; k++) {
+            if (want[k] >= tl || (k && want[k] < want[k - 1]))
+                return -1;
+            lvl[k] = want[k];
+        }
+        return lvl[n - 1] == tl - 1 ? 0 : -1;
+    }
+    /* the n-1 lowest levels below system, the lowest one repeated when the
+     * hierarchy has fewer (a flat machine maps every level to system) */
+    uint32_t low = n - 1, have = tl - 1;
+    uint32_t pad = low > have ? low - have : 0;
+    for (uint32_t k = 0; k < low; k++)
+        lvl[k] = k < pad ? 0 : k - pad;
+    lvl[n - 1] = tl - 1;
+    return 0;
+}
+
+/* Level indices of the kinds in `kinds` (n of them), if t has them all. */
+static inline bool clof_compose_prefer_(const clof_topology_t *t, uint32_t n,
+                                        const clof_level_kind_t *kinds,
+                                        uint32_t *lvl)
+{
+    if (!kinds)
+        return false;
+    for (uint32_t k = 0; k < n; k++) {
+        int i = clof_topo_level_index(t, kinds[k]);
+        if (i < 0)
+            return false;
+        lvl[k] = (uint32_t)i;
+    }
+    return true;
+}
+
+/* Cohort of the first cpu of cohort c of level lf, at level lt. */
+static inline uint32_t clof_compose_parent_(const clof_topology_t *t,
+                                            uint32_t lf, uint32_t c,
+                                            uint32_t lt)
+{
+    const clof_topo_level_t *L = &t->level[lf];
+    uint32_t cpu = L->cpus[L->cpu_start[c]];
+    return clof_topo_cohort(t, cpu, lt);
+}
+
+#endif /* CLOF_HIER_LEVELS_H */
