@@ -73,4 +73,23 @@ static inline uint32_t clof_compose_parent_(const clof_topology_t *t,
     return clof_topo_cohort(t, cpu, lt);
 }
 
+/* Recycling of trees (optional; the preload library defines both before it
+ * includes the lock headers; compose.h and hmcs.h use them).  CLOF_COMPOSE_TREE_REUSE(kind)
+ * returns (as void *) an idle tree of a destroyed lock of the same kind --
+ * `kind` is clof_<name>_tree_kind_(), an address unique to the lock type
+ * (in each translation unit) --
+ * built over the process topology, exactly as its last release left it, or
+ * NULL.  Never re-initialised: a CLH lowest level's first node may by then
+ * serve as a queue node of some context, A-C-BO-CLH's tail may hold a
+ * released node that the next arrival recycles, and a thread whose release
+ * let another thread take, release and destroy the lock may still be
+ * releasing the lower levels (the system level is released first).
+ * CLOF_COMPOSE_TREE_RETIRE(tree, kind) takes back a reused tree that lost
+ * the race to install itself.  By default there is no recycling: the lazy
+ * build allocates. */
+#ifndef CLOF_COMPOSE_TREE_REUSE
+#define CLOF_COMPOSE_TREE_REUSE(kind) ((void)(kind), (void *)0)
+#define CLOF_COMPOSE_TREE_RETIRE(tr, kind) ((void)(tr), (void)(kind))
+#endif
+
 #endif /* CLOF_HIER_LEVELS_H */
