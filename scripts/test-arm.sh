@@ -33,9 +33,13 @@ done
 # the waiting-policy and C++ tests, HMCS, CNA, a cohort lock, a 3-level
 # composition and an abortable lock, the topology tests, five asl tests,
 # the preload library's symbol versions and seven conformance tests under
-# MCS, TAS, HMCS and a composition.  (The HMCS barrier check,
+# TAS, HMCS and a composition.  (The HMCS barrier check,
 # arm.hmcs_barriers.*, runs in the native build.)
-ci_regex='^(lock\.[a-z_]+\.(mutex_T1|mutex_T4|try|fifo)|wait\.|cxx17\.|compose\.(hmcs_all|clh_mcs_tkt|c_bo_mcs|cna)\.mutex_3lv_T16|compose\.a_c_bo_bo\.timed_2lv_T8|topology\.|asl\.(aimd|nest|types|mutex\.mcs\.T8|starve\.mcs)$|preload\.symbol_versions|preload\.(mcs|tas|hmcs|clof_tkt-mcs-clh)\.(mutex_static|trylock|timedlock|cond_signal|cond_pc|symbols|stats)$)'
+# Left out of the subset, still in the full run: the conformance tests under
+# MCS through the preload library, which hung under qemu-aarch64 twice on
+# 2026-11-25 (cond_pc in CI, mutex_static before; natively they pass) -- the
+# cause is not found yet (docs/arm.md, "Open").
+ci_regex='^(lock\.[a-z_]+\.(mutex_T1|mutex_T4|try|fifo)|wait\.|cxx17\.|compose\.(hmcs_all|clh_mcs_tkt|c_bo_mcs|cna)\.mutex_3lv_T16|compose\.a_c_bo_bo\.timed_2lv_T8|topology\.|asl\.(aimd|nest|types|mutex\.mcs\.T8|starve\.mcs)$|preload\.symbol_versions|preload\.(tas|hmcs|clof_tkt-mcs-clh)\.(mutex_static|trylock|timedlock|cond_signal|cond_pc|symbols|stats)$)'
 
 status=0
 for fl in "${flavours[@]}"; do
