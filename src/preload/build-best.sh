@@ -194,7 +194,14 @@ failed=0
 for p in "${pids[@]}"; do wait "$p" || failed=1; done
 if [ "$failed" = 1 ]; then cat "$tmp"/*.err >&2; die "compilation failed"; fi
 ldflags=(-shared -Wl,-z,now -Wl,-z,nodelete -Wl,-soname,libclof-preload.so)
-case "$(uname -m)" in x86_64|amd64) ldflags+=(-Wl,--version-script="$here/preload.map") ;; esac
+# the version script as the CMake build makes it: our own interface
+# (preload.map) + glibc's versions on this architecture (preload-<arch>.map)
+arch=""
+case "$(uname -m)" in x86_64|amd64) arch=x86_64 ;; aarch64|arm64) arch=aarch64 ;; esac
+if [ -n "$arch" ]; then
+  cat "$here/preload.map" "$here/preload-$arch.map" > "$tmp/preload.map"
+  ldflags+=(-Wl,--version-script="$tmp/preload.map")
+fi
 "$cc" "${ldflags[@]}" -o "$tmp/libclof-preload.so" "${objs[@]}" -ldl -lpthread -lm \
   || die "link failed"
 
