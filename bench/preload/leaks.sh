@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The leak table: resident growth of tests/preload/pl_leak (10^5 mutexes and
 # condition variables created, contended and destroyed, 10^3 threads) under
 # every lock of libclof-preload.so.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/compose/aclh_pool_check.c -- a checking replacement of libclof's
  * A-C-BO-CLH node pool (src/acohort.c), linked into a test before libclof

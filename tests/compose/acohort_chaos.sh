@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/compose/acohort_chaos.sh -- the abortable cohort locks under random
 # delays at every shared access, for a set time.
 #

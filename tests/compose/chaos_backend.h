@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/compose/chaos_backend.h -- the native backend with random delays at
  * every shared access (a stress backend for the atomics shim).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/preload/lsan.sh -- the preload tests once under LeakSanitizer.
 #
 #   tests/preload/lsan.sh [--build DIR] [--jobs J] [REGEX]

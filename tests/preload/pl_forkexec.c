@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/preload/pl_forkexec.c -- fork and exec from a threaded program
  * under libclof-preload.so.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tests/preload/pl_leak.c -- memory stays flat under libclof-preload.so
  * while mutexes and condition variables are created, contended and
