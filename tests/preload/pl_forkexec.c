@@ -34,12 +34,10 @@
 
 extern char **environ;
 
-#define FAIL(...)                                                              \
-    do {                                                                       \
-        fprintf(stderr, "pl_forkexec: FAIL: " __VA_ARGS__);                    \
-        fputc('\n', stderr);                                                   \
-        exit(1);                                                               \
-    } while (0)
+/* the shared test helpers (tests/common/clof_test.h): FAIL reports
+ * "FAIL %s: ..." with the program's name, set first thing in main */
+#include "clof_test.h"
+#define FAIL(...) CLOF_TEST_CHECK(0, __VA_ARGS__)
 #define EQ(a, b)                                                               \
     do {                                                                       \
         long a_ = (long)(a), b_ = (long)(b);                                   \
@@ -197,6 +195,7 @@ static void *forker(void *p)
 
 int main(int argc, char **argv)
 {
+    clof_test_name("%s", "pl_forkexec");
     self = "/proc/self/exe";
     static char path[4096];
     ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);

@@ -40,12 +40,10 @@
 
 #include "clof_preload.h"
 
-#define FAIL(...)                                                              \
-    do {                                                                       \
-        fprintf(stderr, "pl_leak: FAIL: " __VA_ARGS__);                        \
-        fputc('\n', stderr);                                                   \
-        exit(1);                                                               \
-    } while (0)
+/* the shared test helpers (tests/common/clof_test.h): FAIL reports
+ * "FAIL %s: ..." with the program's name, set first thing in main */
+#include "clof_test.h"
+#define FAIL(...) CLOF_TEST_CHECK(0, __VA_ARGS__)
 #define EQ(a, b)                                                               \
     do {                                                                       \
         long a_ = (long)(a), b_ = (long)(b);                                   \
@@ -147,6 +145,7 @@ static void *passer(void *p) /* a thread that locks a few and exits */
 
 int main(int argc, char **argv)
 {
+    clof_test_name("%s", "pl_leak");
     long rounds = 100000, threads = 1000, bound = 4096;
     int allow_glibc = 0;
     for (int i = 1; i < argc; i++) {
