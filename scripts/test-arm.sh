@@ -39,7 +39,7 @@ done
 # MCS through the preload library, which hung under qemu-aarch64 three times on
 # 2026-11-25 (cond_pc and stats in CI, mutex_static before; natively they pass) -- the
 # cause is not found yet (docs/arm.md, "Open").
-ci_regex='^(lock\.[a-z_]+\.(mutex_T1|mutex_T4|try|fifo)$|wait\.|cxx17\.|compose\.(hmcs_all|clh_mcs_tkt|c_bo_mcs|cna)\.mutex_3lv_T16|compose\.a_c_bo_bo\.timed_2lv_T8|topology\.|asl\.(aimd|nest|types|mutex\.mcs\.T8|starve\.mcs)$|preload\.symbol_versions|preload\.(tas|hmcs|clof_tkt-mcs-clh)\.(mutex_static|trylock|timedlock|cond_signal|cond_pc|symbols|stats)$)'
+ci_regex='^(lock\.[a-z_]+\.(mutex_T1|mutex_T4|try|fifo)$|wait\.|cxx17\.|compose\.(hmcs_all|clh_mcs_tkt|c_bo_mcs|cna)\.mutex_3lv_T16|compose\.a_c_bo_bo\.timed_2lv_T8|topology\.|asl\.(aimd|nest|types|mutex\.mcs\.T8|starve\.mcs)$|arm\.sc_store_load|preload\.symbol_versions|preload\.(tas|hmcs|clof_tkt-mcs-clh)\.(mutex_static|trylock|timedlock|cond_signal|cond_pc|symbols|stats)$)'
 
 status=0
 for fl in "${flavours[@]}"; do
@@ -51,7 +51,7 @@ for fl in "${flavours[@]}"; do
   if [ $ci -eq 1 ]; then
     # only what the subset runs
     cmake --build "$b" -j "$jobs" --target test_locks test_locks_spin test_wait_native \
-          test_wait_tiny test_cxx test_cxx_numa test_compose_native test_topology \
+          test_wait_tiny test_cxx test_cxx_numa test_sc_store_load test_compose_native test_topology \
           test_topology_cxx test_topology_shared test_asl test_asl_cxx clof_preload \
           pl_conform pl_oldabi pl_early >/dev/null
     sel=(-R "$ci_regex")

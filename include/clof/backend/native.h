@@ -49,14 +49,45 @@ extern int clock_gettime(int clock_id, struct timespec *tp);
 #define CLOF_MO_FAIL_(mo)                                                      \
     ((mo) == CLOF_MO_REL ? CLOF_MO_RLX : (mo) == CLOF_MO_AR ? CLOF_MO_ACQ : (mo))
 
+/* seq_cst stores on Armv8.  A seq_cst store followed by a seq_cst load of
+ * another location is the store->load handshake that every parking wake-up
+ * rests on (wait.h: the waker stores the word, then reads the bucket's
+ * `waiters`; the waiter registers, then re-reads the word).  Compilers map
+ * the store to STLR and the load to LDAR, which Armv8 orders (RCsc).
+ * qemu-user (7.2, Debian 12, on this x86-64 host) does not order them:
+ * tests/arm/sc_store_load.c sees the SB outcome r0 = r1 = 0, forbidden by
+ * C11 and by Armv8, in about one round in ten with STLR (23329 of 200000 on
+ * 2026-11-25), and none with an exchange.  That is what hung MCS-family
+ * tests under qemu-aarch64: a waker read `waiters` = 0 while its store had
+ * not yet reached the waiter, which then slept (a lost wake-up).  So by
+ * default a seq_cst store on aarch64 is an exchange (SWPAL with LSE, an
+ * LDAXR/STLXR loop with LL/SC), as x86-64 compilers map it to XCHG: ordered
+ * on hardware and under qemu-user alike.  Define CLOF_AARCH64_SC_STORE_STLR
+ * (CMake: -DCLOF_AARCH64_SC_STORE=stlr) for the compilers' STLR: correct on
+ * Arm hardware, loses wake-ups under qemu-user. */
+#if defined(__aarch64__) && !defined(CLOF_AARCH64_SC_STORE_STLR)
+#define CLOF_BE_SC_STORE_XCHG_ 1
+#define CLOF_BE_SC_STORE_NAME "swp"
+#elif defined(__aarch64__)
+#define CLOF_BE_SC_STORE_XCHG_ 0
+#define CLOF_BE_SC_STORE_NAME "stlr"
+#else
+#define CLOF_BE_SC_STORE_XCHG_ 0
+#define CLOF_BE_SC_STORE_NAME "compiler"
+#endif
+
 #define CLOF_BE_DEFINE_(sfx, T)                                                \
     static inline T clof_be_load_##sfx(const T *p, int mo)                     \
     {                                                                          \
         return __atomic_load_n(p, mo);                                         \
     }                                                                          \
+    /* mo is a constant wherever this is inlined: no branch is left */        \
     static inline void clof_be_store_##sfx(T *p, T v, int mo)                  \
     {                                                                          \
-        __atomic_store_n(p, v, mo);                                            \
+        if (CLOF_BE_SC_STORE_XCHG_ && mo == CLOF_MO_SEQ)                       \
+            (void)__atomic_exchange_n(p, v, CLOF_MO_SEQ);                      \
+        else                                                                   \
+            __atomic_store_n(p, v, mo);                                        \
     }                                                                          \
     static inline T clof_be_xchg_##sfx(T *p, T v, int mo)                      \
     {                                                                          \
