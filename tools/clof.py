@@ -52,6 +52,7 @@ SUBCOMMANDS = [
     ("run", "run a program over the preload library"),
     ("verify", "model-check the locks"),
     ("asl-profile", "profile latency SLOs for the asymmetric layer"),
+    ("profile", "which locks hold a program back: per-lock contention, waits, call sites"),
 ]
 
 

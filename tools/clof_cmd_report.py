@@ -159,6 +159,8 @@ def md_render(blocks):
             out.append("```\n" + b[1].rstrip("\n") + "\n```")
         elif k == "img":
             out.append("![%s](%s)" % (b[2], b[1]))
+        elif k == "raw":
+            out.append(b[1])  # HTML made by the caller (an inline SVG chart)
         elif k == "table":
             hdr, rows = b[1], b[2]
             out.append("| " + " | ".join(hdr) + " |")
@@ -204,6 +206,8 @@ def html_render(blocks, title, folder):
                 data = base64.b64encode(f.read()).decode("ascii")
             out.append("<p><img alt=\"%s\" src=\"data:image/png;base64,%s\"></p>"
                        % (html.escape(b[2]), data))
+        elif k == "raw":
+            out.append(b[1])  # HTML made by the caller (an inline SVG chart)
         elif k == "table":
             hdr, rows = b[1], b[2]
             t = ["<table><tr>" + "".join("<th>%s</th>" % _inline_html(h) for h in hdr) + "</tr>"]

@@ -46,6 +46,7 @@
  * over and empties the queue without reading the old nodes.
  */
 #include "pl_internal.h"
+#include "pl_profile.h"
 
 #include <sched.h>
 
@@ -281,8 +282,8 @@ static int pl_cond_poll(pthread_mutex_t *m, clockid_t clk, const struct timespec
 }
 
 /* api: 0 wait, 1 timedwait, 2 clockwait; abi: 0 GLIBC_2.3.2, 1 GLIBC_2.2.5 */
-static int pl_cond_wait_common(pthread_cond_t *pc, pthread_mutex_t *pm, clockid_t clk,
-                               const struct timespec *abs, int api, int abi)
+static int pl_cond_wait_run(pthread_cond_t *pc, pthread_mutex_t *pm, clockid_t clk,
+                            const struct timespec *abs, int api, int abi)
 {
     pl_ensure_started();
     pl_cond_t *c = (pl_cond_t *)(void *)pc;
@@ -366,6 +367,8 @@ static int pl_cond_wait_common(pthread_cond_t *pc, pthread_mutex_t *pm, clockid_
 static int pl_cond_signal_common(pthread_cond_t *pc, int abi, bool all)
 {
     pl_ensure_started();
+    if (pl_prof_on)
+        pl_prof_cond_signal(pc, all);
     pl_cond_t *c = (pl_cond_t *)(void *)pc;
     if (pl_glibc_mode || (clof_atomic32_read_rlx(&c->flags) & PL_COND_SHARED)) {
         int a = pl_glibc_mode && pl_real.cond_signal[abi] ? abi : 0;
@@ -437,6 +440,28 @@ static int pl_cond_destroy_common(pthread_cond_t *pc, int abi)
     pl_iunlock(c);
     return r;
 }
+/* CLOF_PROFILE (pl_profile.c): the wait timed, with its call site (the
+ * caller of the exported function this is inlined into) */
+static __attribute__((noinline)) int pl_cond_wait_prof(pthread_cond_t *pc, pthread_mutex_t *pm,
+                                                       clockid_t clk, const struct timespec *abs,
+                                                       int api, int abi, const void *pc_site)
+{
+    uint64_t t0 = pl_prof_now();
+    pl_prof_tick(t0);
+    int r = pl_cond_wait_run(pc, pm, clk, abs, api, abi);
+    if (r == 0 || r == ETIMEDOUT)
+        pl_prof_cond_wait(pc, pc_site, pl_prof_now() - t0, r == ETIMEDOUT);
+    return r;
+}
+static inline __attribute__((always_inline)) int
+pl_cond_wait_common(pthread_cond_t *pc, pthread_mutex_t *pm, clockid_t clk,
+                    const struct timespec *abs, int api, int abi)
+{
+    if (CLOF_LIKELY(!pl_prof_on))
+        return pl_cond_wait_run(pc, pm, clk, abs, api, abi);
+    return pl_cond_wait_prof(pc, pm, clk, abs, api, abi, __builtin_return_address(0));
+}
+
 
 /* ---- exported, one function per glibc symbol version ---------------------------- */
 #define PL_COND_API(sfx, abi)                                                  \

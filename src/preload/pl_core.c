@@ -11,6 +11,7 @@
  * pthread mutexes (jemalloc, tcmalloc) cannot recurse into us.
  */
 #include "pl_internal.h"
+#include "pl_profile.h"
 #include "clof_preload.h"
 
 #include <dlfcn.h>
@@ -586,6 +587,7 @@ static void pl_fork_child(void)
      * never a lock that stays held). */
     pl_trees_nfree = 0;
     pl_registry = NULL;
+    pl_prof_fork_child();
     pl_threads_live = 0;
     pl_threads_seen = 0;
     if (pl_tls.registered) {
@@ -634,6 +636,9 @@ void pl_start(void)
         pthread_atfork(pl_fork_prepare, pl_fork_parent, pl_fork_child);
         const pl_ops_t *ops = pl_glibc_mode ? &pl_ops_glibc
                               : pl_stats_on ? pl_lock->ops_st : pl_lock->ops;
+        pl_prof_init(); /* CLOF_PROFILE: the profiling ops over these */
+        if (pl_prof_on)
+            ops = pl_prof_wrap(ops);
         __atomic_store_n(&pl_fn.lock, ops->lock, __ATOMIC_RELAXED);
         __atomic_store_n(&pl_fn.trylock, ops->trylock, __ATOMIC_RELAXED);
         __atomic_store_n(&pl_fn.unlock, ops->unlock, __ATOMIC_RELAXED);
@@ -726,6 +731,8 @@ __attribute__((destructor)) static void pl_destructor(void)
 {
     if (clof_atomic32_read_acq(&pl_state) == PL_STATE_READY && pl_stats_on)
         pl_print_stats();
+    if (clof_atomic32_read_acq(&pl_state) == PL_STATE_READY)
+        pl_prof_exit();
 }
 
 /* ---- introspection ---------------------------------------------------------------------*/

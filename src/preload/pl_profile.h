@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * src/preload/pl_profile.h -- the profiling mode of libclof-preload.so
+ * (CLOF_PROFILE=<file prefix>; `clof profile` sets it, docs/profile.md).
+ *
+ * Every lock the program uses gets a record in one table, keyed by the
+ * lock's address and kind, found by hashing the address (open addressing,
+ * linear probing, a slot claimed by a CAS of its key; records are never
+ * removed, so a lookup never sees a record move).  The counters of a mutex
+ * are written by the thread that holds the mutex, right after acquiring it
+ * or right before releasing it: the mutex itself serialises them, so they
+ * are plain increments, exact, and their cache line travels with the lock.
+ * What is counted outside a lock (trylock busy, timeouts, condition
+ * variables' waits and signals) is counted with atomic adds.
+ *
+ * The uncontended path (a successful first try) adds a table lookup and an
+ * increment: no clock read, no system call, no global lock.  A contended
+ * acquisition reads the clock before and after its wait and records the
+ * wait with its call site (the return address of the pthread call: the
+ * program's code).  Hold times are sampled: one acquisition in
+ * CLOF_PROFILE_HOLD (a power of two, default 64) of each lock reads the
+ * clock at the acquisition and at the release.
+ *
+ * Lock kinds: PL_PROF_MUTEX, PL_PROF_COND (waits, time waited, signals,
+ * broadcasts), PL_PROF_RWLOCK (reserved for pthread_rwlock_*, when the
+ * library interposes them: the same record, write acquisitions counted by
+ * the holder as a mutex's are, read acquisitions with atomic adds since
+ * readers hold it together).
+ */
+#ifndef CLOF_PRELOAD_PROFILE_H
+#define CLOF_PRELOAD_PROFILE_H
+
+#include "pl_internal.h"
+
+enum { PL_PROF_MUTEX = 0, PL_PROF_COND = 1, PL_PROF_RWLOCK = 2 };
+
+#define PL_PROF_SITES 6 /* call sites kept per lock (the others: "other") */
+
+typedef struct pl_prof_site {
+    uint64_t pc;       /* return address of the waiting call, 0: free */
+    uint64_t n;        /* contended acquisitions (cond: waits) from it */
+    uint64_t wait_ns;  /* their total wait */
+    uint64_t wait_max; /* their longest wait */
+} pl_prof_site_t;
+
+typedef struct pl_prof_rec {
+    /* first cache line: what every acquisition touches */
+    uintptr_t key;         /* address | kind, 0: free slot (atomic) */
+    uint64_t acq;          /* acquisitions (cond: waits) */
+    uint64_t contended;    /* acquisitions that waited (cond: waits that slept) */
+    uint64_t wait_ns;      /* total wait */
+    uint64_t wait_max;     /* longest wait */
+    uint64_t hold_ns;      /* total of the sampled holds */
+    uint64_t hold_n;       /* sampled holds */
+    uint64_t hold_max;     /* longest sampled hold */
+    /* cold */
+    uint64_t busy;         /* trylock EBUSY (cond: signals) */
+    uint64_t timeouts;     /* timedlock / timedwait timeouts (cond: broadcasts) */
+    uint64_t first_pc;     /* the call that first used it */
+    uint64_t rd_acq;       /* rwlock: read acquisitions (atomic) */
+    uint64_t other_n, other_wait_ns; /* waits from call sites beyond the table */
+    uint64_t spare[2];
+    pl_prof_site_t site[PL_PROF_SITES];
+} CLOF_CACHE_ALIGNED pl_prof_rec_t;
+
+extern bool pl_prof_on PL_HIDDEN;
+
+/* At start-up (pl_start), before the ops are installed: read CLOF_PROFILE
+ * and the rest; a message on stderr and no profiling on bad values. */
+PL_HIDDEN void pl_prof_init(void);
+/* The ops to install: the profiling ops over `inner`. */
+PL_HIDDEN const pl_ops_t *pl_prof_wrap(const pl_ops_t *inner);
+/* The record of the lock at `addr` of kind `kind` (never NULL: a scratch
+ * record when the table is full). */
+PL_HIDDEN pl_prof_rec_t *pl_prof_find_slow(uintptr_t key, const void *pc);
+/* A wait of w ns from call site pc, by the holder (or atomically). */
+PL_HIDDEN void pl_prof_waited(pl_prof_rec_t *r, const void *pc, uint64_t w, bool atomic);
+/* Condition variables (pl_cond.c): a wait of w ns, timed out or not; a
+ * signal or broadcast. */
+PL_HIDDEN void pl_prof_cond_wait(const void *cond, const void *pc, uint64_t w, bool timedout);
+PL_HIDDEN void pl_prof_cond_signal(const void *cond, bool all);
+/* Clock (CLOCK_MONOTONIC, ns) and the interval snapshots: called where a
+ * slow path has read the clock anyway. */
+PL_HIDDEN uint64_t pl_prof_now(void);
+PL_HIDDEN void pl_prof_tick(uint64_t now);
+/* At exit (the library's destructor) and in the child after fork. */
+PL_HIDDEN void pl_prof_exit(void);
+PL_HIDDEN void pl_prof_fork_child(void);
+
+#endif /* CLOF_PRELOAD_PROFILE_H */

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tests/profile/pl_profile_prog.c -- a program with one hot lock and one
+ * cold lock, for `clof profile` (tests/profile/test_profile.py).
+ *
+ *   pl_profile_prog [THREADS [ROUNDS [EXIT [SIGNAL]]]]
+ *
+ * THREADS threads (default 4) each take the hot lock ROUNDS times (default
+ * 20000) in hot_path(), holding it across a short computation, and the
+ * cold lock once per 1000 rounds in cold_path(); a condition variable is
+ * waited on once per thread in wait_path().  Prints "sum=<value>" (the
+ * same for every lock: profiling never changes the result) and exits with
+ * status EXIT (default 0); SIGNAL (e.g. 2) makes it raise that signal
+ * after the work instead of exiting.
+ */
+#define _GNU_SOURCE 1
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static pthread_mutex_t hot = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t cold = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t gate = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
+static int gate_open;
+static uint64_t hot_sum, cold_sum;
+static long rounds = 20000;
+
+static uint64_t work(uint64_t x)
+{
+    for (int i = 0; i < 200; i++)
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return x;
+}
+
+__attribute__((noinline)) void hot_path(uint64_t i)
+{
+    pthread_mutex_lock(&hot);
+    hot_sum += work(i) & 0xff;
+    pthread_mutex_unlock(&hot);
+}
+
+__attribute__((noinline)) void cold_path(uint64_t i)
+{
+    pthread_mutex_lock(&cold);
+    cold_sum += i;
+    pthread_mutex_unlock(&cold);
+}
+
+__attribute__((noinline)) void wait_path(void)
+{
+    pthread_mutex_lock(&gate);
+    while (!gate_open)
+        pthread_cond_wait(&gate_cv, &gate);
+    pthread_mutex_unlock(&gate);
+}
+
+static void *worker(void *arg)
+{
+    uint64_t id = (uint64_t)(uintptr_t)arg;
+    wait_path();
+    for (long i = 0; i < rounds; i++) {
+        hot_path(id * 1000003u + (uint64_t)i);
+        if (i % 1000 == 0)
+            cold_path((uint64_t)i);
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int threads = argc > 1 ? atoi(argv[1]) : 4;
+    rounds = argc > 2 ? atol(argv[2]) : 20000;
+    int status = argc > 3 ? atoi(argv[3]) : 0;
+    int sig = argc > 4 ? atoi(argv[4]) : 0;
+    if (threads < 1 || threads > 64 || rounds < 1) {
+        fprintf(stderr, "usage: pl_profile_prog [THREADS 1..64 [ROUNDS [EXIT [SIGNAL]]]]\n");
+        return 2;
+    }
+    pthread_t t[64];
+    for (int i = 0; i < threads; i++)
+        if (pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)i) != 0) {
+            perror("pthread_create");
+            return 2;
+        }
+    pthread_mutex_lock(&gate);
+    gate_open = 1;
+    pthread_cond_broadcast(&gate_cv);
+    pthread_mutex_unlock(&gate);
+    for (int i = 0; i < threads; i++)
+        pthread_join(t[i], NULL);
+    /* the expected sum, computed again without locks */
+    uint64_t want = 0;
+    for (int id = 0; id < threads; id++)
+        for (long i = 0; i < rounds; i++)
+            want += work((uint64_t)id * 1000003u + (uint64_t)i) & 0xff;
+    printf("sum=%llu %s\n", (unsigned long long)hot_sum, hot_sum == want ? "ok" : "WRONG");
+    fflush(stdout);
+    if (hot_sum != want)
+        return 1;
+    if (sig != 0)
+        raise(sig);
+    return status;
+}
