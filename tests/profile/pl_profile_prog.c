@@ -12,13 +12,22 @@
  * same for every lock: profiling never changes the result) and exits with
  * status EXIT (default 0); SIGNAL (e.g. 2) makes it raise that signal
  * after the work instead of exiting.
+ *
+ * Before the workers start, one contended acquisition is made sure of:
+ * main holds the hot lock while a thread enters hot_path() and sleeps
+ * 20 ms before releasing it, so the hot lock waits at least once, at
+ * hot_path, whatever the scheduling.  Counts the test checks exactly: the
+ * hot lock is acquired THREADS * ROUNDS + 2 times, the cold lock
+ * THREADS * ceil(ROUNDS / 1000).
  */
 #define _GNU_SOURCE 1
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static pthread_mutex_t hot = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t cold = PTHREAD_MUTEX_INITIALIZER;
@@ -57,6 +66,16 @@ __attribute__((noinline)) void wait_path(void)
     pthread_mutex_unlock(&gate);
 }
 
+static int entering;
+
+static void *first_waiter(void *arg)
+{
+    (void)arg;
+    __atomic_store_n(&entering, 1, __ATOMIC_RELEASE);
+    hot_path(0);
+    return NULL;
+}
+
 static void *worker(void *arg)
 {
     uint64_t id = (uint64_t)(uintptr_t)arg;
@@ -80,6 +99,18 @@ int main(int argc, char **argv)
         return 2;
     }
     pthread_t t[64];
+    /* the sure contended acquisition (its value is in the sum too) */
+    pthread_mutex_lock(&hot);
+    if (pthread_create(&t[0], NULL, first_waiter, NULL) != 0) {
+        perror("pthread_create");
+        return 2;
+    }
+    while (!__atomic_load_n(&entering, __ATOMIC_ACQUIRE))
+        sched_yield();
+    struct timespec d = {0, 20 * 1000 * 1000};
+    nanosleep(&d, NULL);
+    pthread_mutex_unlock(&hot);
+    pthread_join(t[0], NULL);
     for (int i = 0; i < threads; i++)
         if (pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)i) != 0) {
             perror("pthread_create");
@@ -92,7 +123,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < threads; i++)
         pthread_join(t[i], NULL);
     /* the expected sum, computed again without locks */
-    uint64_t want = 0;
+    uint64_t want = work(0) & 0xff;
     for (int id = 0; id < threads; id++)
         for (long i = 0; i < rounds; i++)
             want += work((uint64_t)id * 1000003u + (uint64_t)i) & 0xff;
