@@ -30,6 +30,7 @@ with the program's status (a program killed by a signal: the same signal).
 """
 
 import argparse
+import bisect
 import html
 import json
 import os
@@ -238,25 +239,41 @@ def addr2line(path, addrs):
     return out
 
 
-def data_symbols(path, cache={}):
-    """[(start, size, name)] of the file's data objects (nm), sorted"""
-    if path in cache:
-        return cache[path]
-    syms = []
+def symbols(path, types, cache={}):
+    """[(start, size, name)] of the file's symbols whose nm type is in
+    types (the symbol table, and the dynamic one for stripped files),
+    sorted"""
+    if (path, types) in cache:
+        return cache[(path, types)]
+    syms = {}
     exe = shutil.which("nm")
     if exe and os.path.isfile(path):
-        r = subprocess.run([exe, "-C", "-S", "--defined-only", path], stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, text=True)
-        for line in r.stdout.splitlines():
-            w = line.split(None, 3)
-            if len(w) == 4 and w[2] in "bBdDsSgGvV":
-                try:
-                    syms.append((int(w[0], 16), int(w[1], 16), w[3]))
-                except ValueError:
-                    pass
-    syms.sort()
-    cache[path] = syms
-    return syms
+        for extra in ([], ["-D"]):
+            r = subprocess.run([exe, "-C", "-S", "--defined-only"] + extra + [path],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            for line in r.stdout.splitlines():
+                w = line.split(None, 3)
+                if len(w) == 4 and w[2] in types:
+                    try:
+                        syms.setdefault(int(w[0], 16), (int(w[1], 16), w[3]))
+                    except ValueError:
+                        pass
+    out = sorted((a, sz, n) for a, (sz, n) in syms.items())
+    cache[(path, types)] = out
+    return out
+
+
+def containing(syms, va):
+    """the name of the symbol whose [start, start + size) holds va, or "" """
+    i = bisect.bisect_right(syms, (va, float("inf"), "")) - 1
+    for start, size, name in syms[max(i - 3, 0):i + 1][::-1]:  # aliases share a start
+        if start <= va < start + max(size, 1):
+            return name
+    return ""
+
+
+def data_symbols(path):
+    return symbols(path, "bBdDsSgGvV")
 
 
 class Namer:
@@ -284,8 +301,14 @@ class Namer:
                 self.code[pc] = {"pc": "0x%x" % pc, "function": "", "source": "", "object": ""}
                 continue
             fn, loc = names[fa[0]].get(fa[1], ("", ""))
+            # addr2line names the nearest symbol before an address even where
+            # that symbol ends before it (stripped libraries: the next
+            # exported one): keep a name only where a symbol holds the address
+            # (a name with a source line comes from debug information: right)
+            if not loc:
+                fn = containing(symbols(fa[0], "tTwWiu"), fa[1])
             self.code[pc] = {"pc": "0x%x" % pc, "function": fn, "source": loc,
-                             "object": os.path.basename(fa[0])}
+                             "object": os.path.basename(fa[0]), "offset": fa[1]}
 
     def site(self, pc):
         s = self.code.get(pc) or {"pc": "0x%x" % pc, "function": "", "source": "", "object": ""}
@@ -303,7 +326,7 @@ class Namer:
                 t += " at " + os.path.basename(s["source"])
             return t + (" [%s]" % s["object"] if s["object"] else "")
         if s["object"]:
-            return "%s [%s]" % (s["pc"], s["object"])
+            return "%s+0x%x (no symbol)" % (s["object"], s.get("offset") or 0)
         return s["pc"]
 
     def data(self, addr):

@@ -24,12 +24,17 @@
 #                  sched_getcpu() (~50 instructions); with an emulated
 #                  topology it reads the thread's virtual cpu instead (a
 #                  thread-local load, like the native rseq read)
+#   --env VAR=VAL  run the clof side with this in its environment too (may be
+#                  repeated), e.g. --env CLOF_PROFILE=/tmp/p for the profiling
+#                  mode of docs/profile.md (lock "glibc": glibc's mutexes under
+#                  the preload library)
 #   --out FILE     CSV (default BUILD/results/preload-callgrind-<date>.csv)
 # Prints a Markdown table with each lock's ratio to glibc (goal: <= 1.2).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
 iters=100000; locks="tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr"; kind=static; out=""; emulate=""
+extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin="$2"; shift 2 ;;
@@ -38,6 +43,7 @@ while [ $# -gt 0 ]; do
     --locks) locks="$2"; shift 2 ;;
     --mutex) kind="$2"; shift 2 ;;
     --emulate) emulate="$2"; shift 2 ;;
+    --env) case "$2" in *=*) extra+=("$2") ;; *) echo "callgrind.sh: --env VAR=VALUE" >&2; exit 2 ;; esac; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "callgrind.sh: unknown argument: $1" >&2; exit 2 ;;
@@ -55,9 +61,9 @@ stamp="$(date +%Y%m%d-%H%M%S)"
 [ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/preload-callgrind-$stamp.csv"; }
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 norand=(); if setarch "$(uname -m)" -R true 2>/dev/null; then norand=(setarch "$(uname -m)" -R); fi
-ir() { # lock n -> Ir   (lock "glibc": no preload)
+ir() { # lock n -> Ir   (lock "glibc": no preload; "preload:glibc": glibc's under it)
   local f="$tmp/cg.$1.$2" envs=(PATH=/usr/bin:/bin LC_ALL=C)
-  [ "$1" = glibc ] || envs+=(LD_PRELOAD="$lib" CLOF_LOCK="$1")
+  [ "$1" = glibc ] || envs+=(LD_PRELOAD="$lib" CLOF_LOCK="${1#preload:}" ${extra[@]+"${extra[@]}"})
   [ "$1" = glibc ] || [ -z "$emulate" ] || envs+=(CLOF_EMULATE="$emulate")
   env -i "${envs[@]}" "${norand[@]}" valgrind --tool=callgrind --callgrind-out-file="$f" \
     "$prog" "$2" "$kind" >/dev/null 2>"$f.log" ||
@@ -75,7 +81,7 @@ machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getc
 glibc="$(ldd --version 2>&1 | awk 'NR == 1 { print $NF }')"
 echo "lock,ir_0,ir_n,iters,instr_per_pair,glibc_instr_per_pair,ratio,mutex,emulate,compiler,valgrind,glibc,machine" >"$out"
 echo "lock+unlock through libclof-preload.so vs glibc $glibc: callgrind instructions per pair"
-echo "((Ir(N) - Ir(0)) / N, N = $iters, one thread, $kind mutex${emulate:+, CLOF_EMULATE=$emulate}, library built by $cc,"
+echo "((Ir(N) - Ir(0)) / N, N = $iters, one thread, $kind mutex${emulate:+, CLOF_EMULATE=$emulate}${extra[*]+, ${extra[*]}}, library built by $cc,"
 echo "$(valgrind --version), $machine)"
 echo
 echo "| lock | instr/pair | glibc instr/pair | ratio | goal <= 1.2 |"
@@ -86,7 +92,7 @@ for l in $locks; do
   r="$(awk -v x="$p" -v y="$gp" 'BEGIN{printf "%.3f", x/y}')"
   ok="$(awk -v x="$p" -v y="$gp" 'BEGIN{print (x <= 1.2 * y) ? "met" : "missed"}')"
   echo "| $l | $p | $gp | $r | $ok |"
-  echo "$l,$a,$b,$iters,$p,$gp,$r,$kind,$emulate,\"$cc\",$(valgrind --version),$glibc,\"$machine\"" >>"$out"
+  echo "$l${extra[*]+ (${extra[*]})},$a,$b,$iters,$p,$gp,$r,$kind,$emulate,\"$cc\",$(valgrind --version),$glibc,\"$machine\"" >>"$out"
 done
 echo
 echo "Raw numbers: ${out#$root/}"
