@@ -317,7 +317,7 @@ class Namer:
     @staticmethod
     def site_text(s):
         if s["function"]:
-            fn = s["function"]
+            fn = short_fn(s["function"])
             if fn.startswith("pl_") and s["object"].startswith("libclof-preload"):
                 fn = "(inside %s: pthread_cond_wait's relock)" % fn if "relock" in fn or "cond" in fn \
                      else "(inside libclof-preload: %s)" % fn
@@ -433,12 +433,17 @@ def build(prof, cmdline, lock, run_s, status, top_sites):
     }
 
 
+def short_fn(fn):
+    """a C++ name without its parameter list"""
+    return fn.split("(", 1)[0] if "(" in fn and not fn.startswith("(") else fn
+
+
 def lock_label(r):
     if r["name"]:
         return r["name"]
     f = r.get("first_used_at")
     if f and f["function"]:
-        return "%s (first used in %s)" % (r["address"], f["function"])
+        return "%s (first: %s)" % (r["address"], short_fn(f["function"]))
     return r["address"]
 
 
@@ -459,14 +464,14 @@ def text_report(rep, top, nsites):
         out.append("  %d acquisitions were of locks beyond the profile's table "
                    "(CLOF_PROFILE_LOCKS raises it)" % rep["locks_dropped"])
     out.append("")
-    hdr = "%3s  %-44s %-6s %11s %18s %10s %6s %10s %10s %10s" % (
+    hdr = "%3s  %-50s %-6s %11s %18s %10s %6s %10s %10s %10s" % (
         "#", "lock", "kind", "acquired", "contended", "wait", "%run", "wait max", "hold avg",
         "hold max")
     out.append(hdr)
     for i, r in enumerate(mut[:top], 1):
         pct = 100.0 * r["contended"] / r["acquisitions"] if r["acquisitions"] else 0.0
-        out.append("%3d  %-44s %-6s %11d %10d (%4.1f%%) %10s %5.1f%% %10s %10s %10s" % (
-            i, lock_label(r)[:44], r["kind"], r["acquisitions"], r["contended"], pct,
+        out.append("%3d  %-50s %-6s %11d %10d (%4.1f%%) %10s %5.1f%% %10s %10s %10s" % (
+            i, lock_label(r)[:50], r["kind"], r["acquisitions"], r["contended"], pct,
             fmt_ns(r["wait_ns"]), 100 * r["wait_share"], fmt_ns(r["wait_max_ns"]),
             fmt_ns(r["hold_avg_ns"]), fmt_ns(r["hold_max_ns"])))
         for s in r["sites"][:nsites]:
@@ -513,7 +518,7 @@ def svg_bars(items, title, width=900):
     items = [(l, v) for l, v in items if v > 0]
     if not items:
         return "<p>(no waits)</p>"
-    bh, gap, left = 18, 6, 380
+    bh, gap, left = 18, 6, 440
     h = 30 + len(items) * (bh + gap)
     vmax = max(v for _, v in items)
     o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" '
@@ -523,7 +528,7 @@ def svg_bars(items, title, width=900):
         y = 28 + i * (bh + gap)
         w = max(1, int((width - left - 90) * v / vmax))
         o.append('<text x="%d" y="%d" text-anchor="end">%s</text>'
-                 % (left - 6, y + 13, html.escape(label[:60])))
+                 % (left - 6, y + 13, html.escape(label[:64])))
         o.append('<rect x="%d" y="%d" width="%d" height="%d" fill="#c0504d"/>' % (left, y, w, bh))
         o.append('<text x="%d" y="%d">%s</text>' % (left + w + 4, y + 13, html.escape(fmt_ns(v))))
     o.append("</svg>")
@@ -566,7 +571,8 @@ def svg_timeline(rep, width=900, height=260):
 def html_report(rep, top, nsites, compare):
     import clof_cmd_report
     mut = [r for r in rep["locks"] if r["kind"] != "cond"]
-    blocks = [("h", 1, "clof profile: `%s`" % " ".join(rep["command"])[:200]),
+    blocks = [("h", 1, "clof profile: %s" % os.path.basename(rep["command"][0])),
+              ("p", "`%s`" % " ".join(rep["command"])[:300]),
               ("p", "lock **%s**, run %.2f s, %s, %d locks used, %d contended; hold times "
                     "timed 1 acquisition in %d." % (rep["lock"], rep["run_s"],
                                                      status_text(rep["exit"]), len(mut),
@@ -577,7 +583,7 @@ def html_report(rep, top, nsites, compare):
     sites = []
     for r in mut[:top]:
         for s in r["sites"][:nsites]:
-            sites.append(("%s: %s" % (lock_label(r)[:20], s["function"] or s["pc"]), s["wait_ns"]))
+            sites.append(("%s: %s" % (r["name"] or r["address"], Namer.site_text(s)), s["wait_ns"]))
     sites.sort(key=lambda x: -x[1])
     blocks.append(("raw", svg_bars(sites[:15], "total wait per call site")))
     if rep["timeline"]:
@@ -648,7 +654,7 @@ def compare_text(rows):
     for r in rows:
         out.append("%-22s %12s %10.2f %12s %12s %s" % (
             r["lock"], "-" if r["figure"] is None else "%.6g" % r["figure"], r["run_s"],
-            fmt_ns(r["wait_ns"]), fmt_ns(r["top_wait_ns"]), r["top_lock"]))
+            fmt_ns(r["wait_ns"]), fmt_ns(r["top_wait_ns"]), r["top_lock"][:60]))
     return "\n".join(out)
 
 

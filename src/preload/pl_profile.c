@@ -288,6 +288,8 @@ static __attribute__((noinline)) int pl_prof_timedlock(pthread_mutex_t *m, clock
                                                        const struct timespec *abs, int api)
 {
     const void *pc = PL_PROF_PC();
+    if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC)
+        return pl_prof_inner.timedlock(m, clk, abs, api); /* EINVAL, as without us */
     int r = pl_prof_inner.trylock(m);
     if (r == 0) {
         pl_prof_acquired(pl_prof_find((uintptr_t)m | PL_PROF_MUTEX, pc), m, 0);
