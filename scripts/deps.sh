@@ -4,7 +4,7 @@
 # everything is there).  Used by scripts/test.sh and scripts/run.sh.
 set -euo pipefail
 pkgs=(cmake ninja-build gcc g++ clang libclang-rt-14-dev valgrind libck-dev
-      hwloc-nox pkg-config python3 python3-matplotlib python3-numpy
+      hwloc-nox pkg-config python3 python3-matplotlib python3-numpy binutils
       libleveldb-dev libsnappy-dev kyotocabinet-utils libkyotocabinet-dev
       memcached libmemcached-tools spin relacy-dev
       gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)

@@ -12,6 +12,8 @@
  *               generated from one template; the exported mutex symbols
  *   pl_cond.c   the condition variable (a FIFO queue of waiters, each
  *               parked on its own futex word) and its exported symbols
+ *   pl_profile.c the profiling mode (CLOF_PROFILE, pl_profile.h): per-lock
+ *               counts, waits and call sites, written for `clof profile`
  *
  * See docs/preload.md for the user's view and the design decisions.
  */

@@ -73,12 +73,12 @@ pl_prof_rec_t *pl_prof_find_slow(uintptr_t key, const void *pc)
             return r;
         if (k != 0)
             continue;
-        /* claim the free slot; the first call site is written before the
-         * key is published */
-        r->first_pc = (uint64_t)(uintptr_t)pc;
+        /* claim the free slot (its first call site written by the winner
+         * only: a loser must not touch another lock's record) */
         uintptr_t expect = 0;
-        if (__atomic_compare_exchange_n(&r->key, &expect, key, false, __ATOMIC_RELEASE,
+        if (__atomic_compare_exchange_n(&r->key, &expect, key, false, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE)) {
+            __atomic_store_n(&r->first_pc, (uint64_t)(uintptr_t)pc, __ATOMIC_RELAXED);
             uint32_t n = __atomic_fetch_add(&pl_prof_nused, 1, __ATOMIC_RELAXED);
             if (n < pl_prof_cap)
                 __atomic_store_n(&pl_prof_used[n], (uint32_t)i + 1, __ATOMIC_RELEASE);
