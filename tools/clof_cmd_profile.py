@@ -21,7 +21,9 @@ with the program's status (a program killed by a signal: the same signal).
 
 --lock NAME      profile under this lock of the preload library (default
                  glibc: the program's own pthread mutexes)
---compare A,B,.. run the program under glibc and each lock given and report
+--compare A,B,.. run the program under glibc and each lock given ("select"
+                 or select:DIR: the HC-best and LC-best locks of the newest
+                 `clof select` folder, or of DIR, over its hierarchy) and report
                  its figure next to the lock statistics: its run time, or
                  with --metric REGEX the number the regex's first group
                  captures from its output (stdout and stderr); --repeat N
@@ -31,6 +33,7 @@ with the program's status (a program killed by a signal: the same signal).
 
 import argparse
 import bisect
+import glob
 import html
 import json
 import os
@@ -62,7 +65,8 @@ def add_arguments(p):
     p.add_argument("--sites", metavar="N", type=int, default=3,
                    help="call sites shown per lock (default 3)")
     p.add_argument("--compare", metavar="A,B,..",
-                   help="rerun under glibc and these locks; report the program's figure")
+                   help="rerun under glibc and these locks (select: the locks `clof select` "
+                        "picked); report the program's figure")
     p.add_argument("--metric", metavar="REGEX",
                    help="--compare: the program's figure, the first group of REGEX in its output")
     p.add_argument("--repeat", metavar="N", type=int, default=1,
@@ -107,11 +111,12 @@ def lock_name(name):
     return name
 
 
-def check_lock(lib, name):
+def check_lock(lib, name, extra_env=None):
     """the library names a lock it does not know on stderr: refuse it"""
     if name == "glibc":
         return
     e = dict(os.environ)
+    e.update(extra_env or {})
     e.update({"LD_PRELOAD": lib, "CLOF_LOCK": name})
     e.pop("CLOF_PROFILE", None)
     r = subprocess.run(["true"], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -610,11 +615,12 @@ def html_report(rep, top, nsites, compare):
 
 
 # ---- running ---------------------------------------------------------------------------------
-def run_profiled(lib, lock, prog, workdir, interval, quiet):
+def run_profiled(lib, lock, prog, workdir, interval, quiet, extra_env=None):
     """run prog under the profile; (report input, wall s, status, pid).
     quiet: the program's output is captured (returned), else it passes through"""
     prefix = os.path.join(workdir, "prof")
     env = dict(os.environ)
+    env.update(extra_env or {})
     env.update({"LD_PRELOAD": lib, "CLOF_LOCK": lock, "CLOF_PROFILE": prefix})
     env.pop("CLOF_STATS", None)
     if interval:
@@ -673,11 +679,63 @@ def compare_text(rows):
     return "\n".join(out)
 
 
-def run_compare(args, lib, prog, keep):
-    locks = ["glibc"] + [lock_name(x.strip()) for x in args.compare.split(",")
-                         if x.strip() and lock_name(x.strip()) != "glibc"]
+def select_locks(ctx, word):
+    """the HC-best and LC-best locks of a `clof select` folder (select:DIR,
+    or "select": the newest select-* of the results folder), with the
+    environment of its clof-best.env (the hierarchy the selection used)"""
+    d = word[len("select:"):] if word.startswith("select:") else ""
+    if not d:
+        res = ctx.results_dir()
+        dirs = [x for x in glob.glob(os.path.join(res, "select-*"))
+                if os.path.isfile(os.path.join(x, "ranking.json"))]
+        if not dirs:
+            die("--compare select: no select-*/ with a ranking.json under %s (`clof select` "
+                "makes one; or give select:DIR)" % res)
+        d = max(dirs, key=os.path.getmtime)
+    path = os.path.join(d, "ranking.json")
+    try:
+        with open(path) as f:
+            rk = json.load(f)
+    except (OSError, ValueError) as e:
+        die("--compare %s: %s: not a clof select ranking (%s)" % (word, path, e))
+    env = {}
+    envf = os.path.join(d, "clof-best.env")
+    if os.path.isfile(envf):
+        with open(envf) as f:
+            for i, line in enumerate(f, 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                if "=" not in line:
+                    die("%s:%d: expected NAME=VALUE" % (envf, i))
+                k, v = line.split("=", 1)
+                if k.strip() != "CLOF_LOCK":
+                    env[k.strip()] = v.strip()
+    out = []
+    for key in ("hc_best", "lc_best"):
+        name = rk.get(key)
+        if name and lock_name(name) not in [n for n, _ in out]:
+            out.append((lock_name(name), env))
+    if not out:
+        die("--compare %s: %s names no HC-best or LC-best lock" % (word, path))
+    say("clof profile: --compare %s: %s (from %s)" % (word, ", ".join(n for n, _ in out), d))
+    return out
+
+
+def run_compare(args, lib, prog, keep, ctx):
+    locks, envs = ["glibc"], {"glibc": {}}
+    for x in args.compare.split(","):
+        x = x.strip()
+        if not x:
+            continue
+        picked = select_locks(ctx, x) if x == "select" or x.startswith("select:") \
+            else [(lock_name(x), {})]
+        for name, env in picked:
+            if name not in locks:
+                locks.append(name)
+                envs[name] = env
     for l in locks:
-        check_lock(lib, l)
+        check_lock(lib, l, envs[l])
     metric = None
     if args.metric:
         try:
@@ -691,7 +749,7 @@ def run_compare(args, lib, prog, keep):
     for rep_i in range(max(1, args.repeat)):
         for l in locks:  # interleaved
             d = tempfile.mkdtemp(prefix="clof-profile-", dir=keep)
-            prof, wall, st, pid, output, _ = run_profiled(lib, l, prog, d, None, True)
+            prof, wall, st, pid, output, _ = run_profiled(lib, l, prog, d, None, True, envs[l])
             if keep:
                 with open(os.path.join(d, "output.txt"), "wb") as f:
                     f.write(output or b"")
@@ -755,7 +813,7 @@ def main(args, ctx):
     if args.compare:
         say("clof profile: comparing locks (the program's output is not shown%s)"
             % ("; kept in %s" % keep if keep else ""))
-        compare = run_compare(args, lib, prog, keep)
+        compare = run_compare(args, lib, prog, keep, ctx)
     workdir = tempfile.mkdtemp(prefix="clof-profile-", dir=keep)
     prof, wall, st, pid, _, others = run_profiled(lib, lock, prog, workdir, args.interval,
                                                   bool(compare))

@@ -108,6 +108,18 @@ with tempfile.TemporaryDirectory() as tmp:
               "--metric: the same sum under both locks: %s" % figs)
         check(r.stdout == "", "--compare: the program's output is not shown")
 
+    # 4b. --compare select:DIR: the locks a `clof select` folder picked
+    sel = os.path.join(tmp, "select-x")
+    os.makedirs(sel)
+    with open(os.path.join(sel, "ranking.json"), "w") as f:
+        json.dump({"hc_best": "tkt-mcs", "lc_best": "mcs"}, f)
+    with open(os.path.join(sel, "clof-best.env"), "w") as f:
+        f.write("CLOF_LOCK=clof:tkt-mcs\nCLOF_EMULATE=numa:2,core:2\n")
+    r, rep = profile(["--compare", "select:" + sel], args, tmp, "select")
+    check(r.returncode == 0 and rep is not None and
+          [c["lock"] for c in rep.get("compare", [])] == ["glibc", "clof:tkt-mcs", "mcs"],
+          "--compare select:DIR runs glibc and the folder's HC-best and LC-best locks")
+
     # 5. bad input gets a clear error
     r = subprocess.run([CLOF, "profile", "--lock", "nosuchlock", "--", PROG], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)
