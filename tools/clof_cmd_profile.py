@@ -467,7 +467,7 @@ def text_report(rep, top, nsites):
                if rep["hold_sample"] < 2 ** 62 else "  hold times: not timed")
     if rep["locks_dropped"]:
         out.append("  %d acquisitions were of locks beyond the profile's table "
-                   "(CLOF_PROFILE_LOCKS raises it)" % rep["locks_dropped"])
+                   "(it holds 65,536 lock addresses)" % rep["locks_dropped"])
     out.append("")
     hdr = "%3s  %-50s %-6s %11s %18s %10s %6s %10s %10s %10s" % (
         "#", "lock", "kind", "acquired", "contended", "wait", "%run", "wait max", "hold avg",

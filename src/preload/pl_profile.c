@@ -29,9 +29,9 @@
 bool pl_prof_on;
 
 static pl_ops_t pl_prof_inner;        /* the ops being profiled */
-static pl_prof_rec_t *pl_prof_tab;    /* 2^bits records */
-static unsigned pl_prof_shift;        /* 64 - bits */
-static size_t pl_prof_cap;            /* 2^bits */
+static pl_prof_rec_t *pl_prof_tab;    /* 2^PL_PROF_BITS records */
+#define pl_prof_shift (64 - PL_PROF_BITS)
+#define pl_prof_cap ((size_t)1 << PL_PROF_BITS)
 static uint32_t *pl_prof_used;        /* the claimed slots, in claim order */
 static uint32_t pl_prof_nused;        /* how many (atomic) */
 static uint64_t pl_prof_dropped;      /* lookups that found the table full (atomic) */
@@ -239,12 +239,23 @@ static __attribute__((noinline)) int pl_prof_lock_wait(pthread_mutex_t *m, int r
     return 0;
 }
 
+/* an acquisition whose lock has no record yet (its first, or a lock past
+ * the first slot of its hash) */
+static __attribute__((noinline)) int pl_prof_acquired_new(pthread_mutex_t *m, const void *pc)
+{
+    pl_prof_acquired(pl_prof_find_slow((uintptr_t)m | PL_PROF_MUTEX, pc), m, 0);
+    return 0;
+}
+
 static int pl_prof_lock(pthread_mutex_t *m)
 {
     int r = pl_prof_inner.trylock(m);
     if (CLOF_UNLIKELY(r != 0))
         return pl_prof_lock_wait(m, r, PL_PROF_PC());
-    pl_prof_rec_t *rec = pl_prof_find((uintptr_t)m | PL_PROF_MUTEX, PL_PROF_PC());
+    uintptr_t key = (uintptr_t)m | PL_PROF_MUTEX;
+    pl_prof_rec_t *rec = &pl_prof_tab[(key * PL_PROF_GOLD) >> pl_prof_shift];
+    if (CLOF_UNLIKELY(__atomic_load_n(&rec->key, __ATOMIC_RELAXED) != key))
+        return pl_prof_acquired_new(m, PL_PROF_PC());
     pl_prof_acquired(rec, m, 0);
     return 0;
 }
@@ -263,7 +274,10 @@ static int pl_prof_trylock(pthread_mutex_t *m)
     int r = pl_prof_inner.trylock(m);
     if (CLOF_UNLIKELY(r != 0))
         return pl_prof_busy(m, r, PL_PROF_PC());
-    pl_prof_rec_t *rec = pl_prof_find((uintptr_t)m | PL_PROF_MUTEX, PL_PROF_PC());
+    uintptr_t key = (uintptr_t)m | PL_PROF_MUTEX;
+    pl_prof_rec_t *rec = &pl_prof_tab[(key * PL_PROF_GOLD) >> pl_prof_shift];
+    if (CLOF_UNLIKELY(__atomic_load_n(&rec->key, __ATOMIC_RELAXED) != key))
+        return pl_prof_acquired_new(m, PL_PROF_PC());
     pl_prof_acquired(rec, m, 0);
     return 0;
 }
@@ -588,15 +602,10 @@ void pl_prof_init(void)
         pl_prof_say("CLOF_PROFILE is too long:", path);
         return;
     }
-    uint64_t hold = 64, bits = 16, ims = 0;
+    uint64_t hold = 64, ims = 0;
     const char *v = getenv("CLOF_PROFILE_HOLD");
     if (v != NULL && *v != 0 && (!pl_prof_num(v, 0, 1u << 20, &hold))) {
         pl_prof_say("CLOF_PROFILE_HOLD is not a number 0..1048576 (1 in N holds timed, 0: none):", v);
-        return;
-    }
-    v = getenv("CLOF_PROFILE_LOCKS");
-    if (v != NULL && *v != 0 && !pl_prof_num(v, 8, 24, &bits)) {
-        pl_prof_say("CLOF_PROFILE_LOCKS is not a number 8..24 (the table holds 2^N locks):", v);
         return;
     }
     v = getenv("CLOF_PROFILE_INTERVAL_MS");
@@ -604,7 +613,7 @@ void pl_prof_init(void)
         pl_prof_say("CLOF_PROFILE_INTERVAL_MS is not a number of milliseconds 1..86400000:", v);
         return;
     }
-    size_t cap = (size_t)1 << bits;
+    size_t cap = pl_prof_cap;
     void *tab = mmap(NULL, cap * sizeof(pl_prof_rec_t), PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     void *used = mmap(NULL, cap * sizeof(uint32_t), PROT_READ | PROT_WRITE,
@@ -616,8 +625,6 @@ void pl_prof_init(void)
     strcpy(pl_prof_path, path);
     pl_prof_tab = tab;
     pl_prof_used = used;
-    pl_prof_cap = cap;
-    pl_prof_shift = 64u - (unsigned)bits;
     /* hold sampling: 1 in the power of two at or above `hold`; none: a mask
      * no counter reaches in practice (2^63 - 1) */
     uint64_t p = 1;

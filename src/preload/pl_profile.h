@@ -34,7 +34,7 @@
 
 enum { PL_PROF_MUTEX = 0, PL_PROF_COND = 1, PL_PROF_RWLOCK = 2 };
 
-#define PL_PROF_SITES 6 /* call sites kept per lock (the others: "other") */
+#define PL_PROF_SITES 4 /* call sites kept per lock (the others: "other") */
 
 typedef struct pl_prof_site {
     uint64_t pc;       /* return address of the waiting call, 0: free */
@@ -59,9 +59,15 @@ typedef struct pl_prof_rec {
     uint64_t first_pc;     /* the call that first used it */
     uint64_t rd_acq;       /* rwlock: read acquisitions (atomic) */
     uint64_t other_n, other_wait_ns; /* waits from call sites beyond the table */
-    uint64_t spare[2];
     pl_prof_site_t site[PL_PROF_SITES];
 } CLOF_CACHE_ALIGNED pl_prof_rec_t;
+/* a power of two: the lookup indexes the table with a shift */
+_Static_assert(sizeof(pl_prof_rec_t) == 256, "a profile record is 256 bytes");
+
+/* The table holds 2^PL_PROF_BITS locks (a constant: the lookup's shift is
+ * an immediate); more distinct lock addresses than that are counted as
+ * dropped. */
+#define PL_PROF_BITS 16
 
 extern bool pl_prof_on PL_HIDDEN;
 
