@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * clof/rw.h -- the reader-writer lock interface, and the parts every RW lock
+ * shares: the preference, the distributed reader indicator, the polled
+ * timed wait.
+ *
+ * Every clof RW lock <name> (rw/central.h, rw/cohort.h, rw/bravo.h) provides
+ *
+ *   clof_<name>_t        the lock; all-zero bytes are an unlocked lock that
+ *                        prefers readers (glibc's default); init is optional
+ *   clof_<name>_ctx_t    the per-acquisition context (zero-filled = valid):
+ *                        the writer lock's queue node and what a reader
+ *                        must remember until its release (its indicator
+ *                        slot, BRAVO's table entry)
+ *   void clof_<name>_init(l, pref)           pref: CLOF_RW_PREF_*
+ *   void clof_<name>_read_acquire(l, ctx)
+ *   bool clof_<name>_read_tryacquire(l, ctx)
+ *   bool clof_<name>_read_acquire_until(l, ctx, deadline_ns)
+ *   void clof_<name>_read_release(l, ctx)
+ *   void clof_<name>_write_acquire(l, ctx)
+ *   bool clof_<name>_write_tryacquire(l, ctx)
+ *   bool clof_<name>_write_acquire_until(l, ctx, deadline_ns)
+ *   void clof_<name>_write_release(l, ctx)
+ *
+ * Rules every implementation keeps (those of lock.h, plus):
+ *   - a read hold is released with the context it was acquired with (the
+ *     context says where the reader registered: a thread that migrates to
+ *     another node meanwhile stays correct);
+ *   - timed acquisitions (deadline on the clof_now_ns clock, CLOF_DEADLINE_NONE
+ *     = never, 0 = try once) return false with nothing held;
+ *   - a tryacquire never waits; it may fail spuriously only where the lock
+ *     says so (none here does);
+ *   - every wait goes through wait.h; every store a waiter may sleep on is
+ *     a waking write (await.h), every read-modify-write one may sleep on is
+ *     followed by a wake.
+ *
+ * Preferences (Calciu et al., "NUMA-aware reader-writer locks", PPoPP'13,
+ * §3.2-§3.4), chosen per lock instance at init:
+ *   CLOF_RW_PREF_READER (0, the zero lock): a reader enters whenever no
+ *     writer holds the lock, even while writers wait; a thread that holds a
+ *     read lock may take it again while a writer waits (glibc's default,
+ *     PTHREAD_RWLOCK_PREFER_READER_NP; programs rely on it);
+ *   CLOF_RW_PREF_WRITER: an arriving reader waits while a writer holds or
+ *     waits for the lock (glibc's PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP:
+ *     a recursive read while a writer waits deadlocks, as in glibc);
+ *   CLOF_RW_PREF_NEUTRAL: readers and writers pass through the writer lock
+ *     in arrival order (the writer lock's own fairness decides); readers
+ *     hold it only to register.  Recursive reads deadlock as with WRITER.
+ *
+ * The distributed reader indicator (clof_rw_ind_t; Calciu et al. §3.1: one
+ * counter per NUMA node instead of one shared word).  CLOF_RW_SLOTS
+ * counters, each on its own cache line; a reader increments the counter of
+ * its slot -- the index of its cpu's cohort at a chosen level of the process
+ * topology (clof_topology()), modulo CLOF_RW_SLOTS -- and decrements the
+ * same counter at release (the slot is kept in the context).  The indicator
+ * is empty when every counter is 0.  Slots only spread the readers' writes:
+ * two cohorts that share a slot (more cohorts than slots) are correct, only
+ * less local.  The level (per lock: CLOF_RW_LEVEL_NUMA by default, or
+ * CLOF_RW_LEVEL_CACHE for a counter per cache group, CLOF_RW_LEVEL_NONE for
+ * a single counter) is the lowest level of the hierarchy at or above the one
+ * asked for; on a machine without it, the system level (one slot).
+ */
+#ifndef CLOF_RW_H
+#define CLOF_RW_H
+
+#include <clof/await.h>
+#include <clof/topology.h>
+
+enum {
+    CLOF_RW_PREF_READER = 0,
+    CLOF_RW_PREF_WRITER = 1,
+    CLOF_RW_PREF_NEUTRAL = 2,
+};
+
+/* Indicator granularity (clof_rw_ind_t.level); 0 = per NUMA node. */
+enum {
+    CLOF_RW_LEVEL_NUMA = 0,
+    CLOF_RW_LEVEL_CACHE = 1,
+    CLOF_RW_LEVEL_NONE = 2,
+};
+
+#ifndef CLOF_RW_SLOTS
+#define CLOF_RW_SLOTS 8u /* counters of a reader indicator */
+#endif
+
+typedef struct {
+    clof_atomic32_t n;
+    char pad_[CLOF_CACHELINE - sizeof(clof_atomic32_t)];
+} CLOF_CACHE_ALIGNED clof_rw_slot_t;
+
+typedef struct {
+    clof_rw_slot_t slot[CLOF_RW_SLOTS];
+} clof_rw_ind_t;
+
+/* The slot of the calling thread's cpu for an indicator of level `level`. */
+static inline uint32_t clof_rw_slot_of(uint32_t level)
+{
+    if (level == CLOF_RW_LEVEL_NONE)
+        return 0;
+    const clof_topology_t *t = clof_topology();
+    clof_level_kind_t want = level == CLOF_RW_LEVEL_CACHE ? CLOF_LEVEL_CACHE
+                                                          : CLOF_LEVEL_NUMA;
+    uint32_t l = 0;
+    while (l + 1 < t->nlevels && t->level[l].kind < want)
+        l++;
+    return clof_topo_cohort(t, clof_current_cpu(), l) % CLOF_RW_SLOTS;
+}
+
+/* Arrive: a seq_cst increment.  It is the first half of the Dekker pair
+ * with a writer's flag (the reader then reads the flag, the writer writes
+ * the flag and then reads the counters): either the reader sees the writer
+ * or the writer sees the reader.  Neutral locks order it by their writer
+ * lock instead; seq_cst costs them nothing on x86 and one barrier on Arm. */
+static inline void clof_rw_ind_arrive(clof_rw_ind_t *ri, uint32_t slot)
+{
+    clof_atomic32_inc(&ri->slot[slot].n);
+}
+
+/* Depart: a decrement with release order (the reader's critical section
+ * happens before the writer's acquire read of 0), seq_cst -- the waking
+ * order -- when a writer may sleep on the counter; the reader that takes a
+ * counter to 0 wakes a writer parked until it is 0. */
+static inline void clof_rw_ind_depart(clof_rw_ind_t *ri, uint32_t slot)
+{
+    clof_atomic32_t *c = &ri->slot[slot].n;
+#if CLOF_WAIT_CAN_PARK
+    if (clof_atomic32_get_dec(c) == 1)
+        clof_atomic32_wake(c, 0);
+#else
+    if (clof_atomic32_get_dec_rel(c) == 1)
+        clof_atomic32_wake(c, 0);
+#endif
+}
+
+/* Empty: every counter 0, read seq_cst (the second half of the Dekker
+ * pair; also acquire: the departed readers' sections happen before). */
+static inline bool clof_rw_ind_empty(clof_rw_ind_t *ri)
+{
+    for (uint32_t i = 0; i < CLOF_RW_SLOTS; i++)
+        if (clof_atomic32_read(&ri->slot[i].n) != 0)
+            return false;
+    return true;
+}
+
+/* Wait until every counter has been seen 0 (each in turn; the caller has
+ * made sure no new reader can stay: its flag is up or it holds the writer
+ * lock that a neutral reader needs).  Acquire: each 0 read is of the
+ * departing reader's release (or later). */
+static inline void clof_rw_ind_await_empty(clof_rw_ind_t *ri)
+{
+    for (uint32_t i = 0; i < CLOF_RW_SLOTS; i++)
+        (void)clof_atomic32_await_eq(&ri->slot[i].n, 0);
+}
+
+/* The same by a deadline: false when it passed first. */
+static inline bool clof_rw_ind_await_empty_until(clof_rw_ind_t *ri,
+                                                 uint64_t deadline)
+{
+    for (uint32_t i = 0; i < CLOF_RW_SLOTS; i++) {
+        uint32_t v = clof_atomic32_read(&ri->slot[i].n);
+        if (v == 0)
+            continue;
+        clof_wait_t w = CLOF_WAIT_INIT;
+        while ((v = clof_atomic32_read(&ri->slot[i].n)) != 0)
+            if (!clof_atomic32_wait_until(&w, &ri->slot[i].n, v, deadline))
+                return false;
+        clof_wait_end(&w);
+    }
+    return true;
+}
+
+/* A timed acquisition over a lock that only has a tryacquire: try, then
+ * wait on `word` (a word of the RW lock that changes whenever the lock may
+ * have become free: the writer flag) for at most CLOF_RW_POLL_NS, and try
+ * again, until the deadline.  The cap bounds the latency of a change the
+ * word does not show (a neutral reader leaving the writer lock). */
+#ifndef CLOF_RW_POLL_NS
+#define CLOF_RW_POLL_NS 1000000u /* 1 ms */
+#endif
+#define CLOF_RW_POLL_UNTIL_(try_expr, word, deadline)                          \
+    ({                                                                         \
+        bool ok_ = false;                                                      \
+        clof_wait_t w_ = CLOF_WAIT_INIT;                                       \
+        for (;;) {                                                             \
+            uint32_t seen_ = clof_atomic32_read_rlx(word);                     \
+            if (try_expr) {                                                    \
+                ok_ = true;                                                    \
+                break;                                                         \
+            }                                                                  \
+            uint64_t now_ = clof_now_ns();                                     \
+            if ((deadline) != CLOF_DEADLINE_NONE && now_ >= (deadline))        \
+                break;                                                         \
+            uint64_t cap_ = now_ + CLOF_RW_POLL_NS;                            \
+            if (now_ == 0 || (deadline) < cap_)                                \
+                cap_ = (deadline);                                             \
+            (void)clof_atomic32_wait_until(&w_, word, seen_, cap_);            \
+        }                                                                      \
+        clof_wait_end(&w_);                                                    \
+        ok_;                                                                   \
+    })
+
+#endif /* CLOF_RW_H */

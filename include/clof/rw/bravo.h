@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * BRAVO: a reader bias over any clof RW lock.
+ *
+ * Algorithm (Dice and Kogan, "BRAVO -- Biased Locking for Reader-Writer
+ * Locks", USENIX ATC'19, §3, Listing 1): the lock gets a flag `rbias` and a
+ * time `inhibit_until`; all locks of the process share one table of
+ * CLOF_BRAVO_SLOTS visible-reader slots.
+ *   reader:  if (rbias) { slot = hash(lock, reader);
+ *                         if (CAS(table[slot], NULL, lock)) {
+ *                             if (rbias) done (fast: no write to the lock);
+ *                             table[slot] = NULL; } }
+ *            read-acquire the underlying lock B;
+ *            if (!rbias && now >= inhibit_until) rbias = 1
+ *   reader release: fast: table[slot] = NULL; else B's read release
+ *   writer:  write-acquire B; if (rbias) { rbias = 0;            (revoke)
+ *              wait until no slot of the table holds this lock;
+ *              inhibit_until = now + (time the scan took) * CLOF_BRAVO_N }
+ * One change to the paper: a writer that finds fast readers releases B while
+ * it waits for them, and takes B again after (the bias stays revoked, and
+ * inhibited meanwhile).  Waiting with B held deadlocks a fast reader that
+ * reads again: its slot is taken (by itself), so it reads through B, which
+ * the writer holds -- and glibc's default rwlock lets a thread holding a
+ * read lock read again while a writer waits.  While such a writer waits
+ * (`draining` > 0), every writer that takes B scans the table as well: the
+ * fast readers it waits for are still inside although the bias is down.
+ * The invariant: a fast reader is inside only while rbias or draining is
+ * up.  So a write try (or a timed writer at its deadline) that finds fast
+ * readers raises the bias again under B before it gives up (a timed writer
+ * whose B is busy then leaves `draining` raised: later writers scan,
+ * correct and slower).
+ * Readers of one lock write to slots spread over the table instead of one
+ * counter, so a compact lock (rw-central) reads as scalably as a
+ * distributed one while the bias holds; a writer pays the scan, and the
+ * inhibition window (N = 9 as in the paper) bounds that cost to about 1/(N+1)
+ * of the time.  The reader's identity is its context's address (a thread
+ * keeps using its own context; the preload library's is per thread); the
+ * slot it took is kept in the context.  A slot already taken (another
+ * thread's hash, or this thread holding the lock already) sends the reader
+ * to B: correct, only slower.
+ *
+ * Declaring one: CLOF_RW_BRAVO(name, B) over the clof RW lock clof_B_t
+ * (rw.h interface, header included before).  tryacquire: a write try that
+ * finds fast readers gives up (the bias is revoked all the same).  Timed:
+ * B's timed acquisition, then the wait for fast readers by the same deadline.
+ * Properties: those of B, plus: readers on the fast path bypass B's
+ * preference (a writer waiting on B does not stop them until it holds B and
+ * revokes the bias).  All-zero bytes: B's zero lock, unbiased (the first
+ * read through B sets the bias).
+ *
+ * Memory orders: the reader's CAS of its slot and its re-read of rbias are
+ * seq_cst, and so are the writer's rbias = 0 and its reads of the table: the
+ * Dekker pair -- either the reader sees the revocation (and leaves the slot)
+ * or the writer sees the slot (and waits for it).  Clearing a slot is a
+ * waking write (release): the fast reader's section happens before the
+ * writer's seq_cst (acquire) read of the cleared slot.  rbias = 1 is
+ * relaxed: it is written by a reader holding B, and the next writer holds B
+ * after that reader's release (B orders it); `draining` is raised before
+ * the waiting writer releases B and read by the next writer after it takes
+ * B (B orders them; relaxed), and a writer's scan that reads a slot after
+ * another writer saw the lock in it sees the lock or a later value
+ * (coherence); inhibit_until is written by B's writers and read relaxed
+ * (only a heuristic).
+ */
+#ifndef CLOF_RW_BRAVO_H
+#define CLOF_RW_BRAVO_H
+
+#include <clof/rw.h>
+
+#ifndef CLOF_BRAVO_SLOTS
+#define CLOF_BRAVO_SLOTS 4096u /* power of two */
+#endif
+#ifndef CLOF_BRAVO_N
+#define CLOF_BRAVO_N 9u /* inhibition multiplier (the paper's N) */
+#endif
+
+typedef CLOF_ATOMICPTR(void) clof_bravo_slot_t;
+_Static_assert(sizeof(void *) == sizeof(uint64_t), "BRAVO's timed wait reads a slot as 64 bits");
+
+/* The process-wide visible readers table (weak: one copy however many
+ * includers, as wait.h's parking table). */
+__attribute__((weak, visibility("default"))) clof_bravo_slot_t
+    clof_bravo_table[CLOF_BRAVO_SLOTS];
+
+static inline uint32_t clof_bravo_hash_(const void *lock, const void *who)
+{
+    uint64_t h = (uint64_t)(uintptr_t)lock * 0x9e3779b97f4a7c15ull ^
+                 (uint64_t)(uintptr_t)who * 0xc2b2ae3d27d4eb4full;
+    h ^= h >> 29;
+    return (uint32_t)(h * 0xbf58476d1ce4e5b9ull >> 40) & (CLOF_BRAVO_SLOTS - 1);
+}
+
+typedef struct {
+    clof_atomic32_t rbias;
+    clof_atomic32_t draining; /* writers waiting for fast readers, B released */
+    clof_atomic64_t inhibit_until;
+} clof_bravo_bias_t;
+
+/* The fast read: true with the slot taken (*slot = index + 1). */
+static inline bool clof_bravo_read_fast_(clof_bravo_bias_t *b, void *lock,
+                                         const void *who, uint32_t *slot)
+{
+    if (clof_atomic32_read_rlx(&b->rbias) == 0)
+        return false;
+    uint32_t i = clof_bravo_hash_(lock, who);
+    clof_bravo_slot_t *s = &clof_bravo_table[i];
+    if (clof_atomicptr_read_rlx(s) != NULL ||
+        clof_atomicptr_cmpxchg(s, NULL, lock) != NULL)
+        return false;
+    if (CLOF_LIKELY(clof_atomic32_read(&b->rbias) != 0)) {
+        *slot = i + 1;
+        return true;
+    }
+    clof_atomicptr_write_wake(s, NULL); /* revoked meanwhile */
+    return false;
+}
+
+/* After a read through B: bias the lock again when the window has passed. */
+static inline void clof_bravo_read_slow_done_(clof_bravo_bias_t *b)
+{
+    if (clof_atomic32_read_rlx(&b->rbias) == 0 &&
+        clof_now_ns() >= clof_atomic64_read_rlx(&b->inhibit_until))
+        clof_atomic32_write_rlx(&b->rbias, 1);
+}
+
+static inline void clof_bravo_read_fast_release_(uint32_t slot)
+{
+    clof_atomicptr_write_wake(&clof_bravo_table[slot - 1], NULL);
+}
+
+/* The writer, B held: revoke the bias (seq_cst store, then the seq_cst
+ * reads of the table).  True when no fast reader holds the lock. */
+static inline bool clof_bravo_revoke_(clof_bravo_bias_t *b, void *lock)
+{
+    clof_atomic32_write(&b->rbias, 0);
+    for (uint32_t i = 0; i < CLOF_BRAVO_SLOTS; i++)
+        if (CLOF_UNLIKELY(clof_atomicptr_read(&clof_bravo_table[i]) == lock))
+            return false;
+    return true;
+}
+
+/* Wait, by the deadline, until no slot holds the lock (B not held). */
+static inline bool clof_bravo_drain_until_(void *lock, uint64_t deadline)
+{
+    for (uint32_t i = 0; i < CLOF_BRAVO_SLOTS; i++) {
+        clof_bravo_slot_t *s = &clof_bravo_table[i];
+        void *v = clof_atomicptr_read(s);
+        if (CLOF_LIKELY(v != lock))
+            continue;
+        if (deadline == CLOF_DEADLINE_NONE) {
+            (void)clof_atomicptr_await_neq(s, lock);
+            continue;
+        }
+        /* timed: wait on the slot as the 64-bit word it is */
+        clof_wait_t w = CLOF_WAIT_INIT;
+        while ((v = clof_atomicptr_read(s)) == lock)
+            if (!clof_wait_change_until_u64(&w, (const uint64_t *)(const void *)&s->_v,
+                                            (uint64_t)(uintptr_t)v, deadline))
+                return false;
+        clof_wait_end(&w);
+    }
+    return true;
+}
+
+/* The inhibition window after a revocation that began at `start`. */
+static inline void clof_bravo_inhibit_(clof_bravo_bias_t *b, uint64_t start)
+{
+    uint64_t now = clof_now_ns();
+    clof_atomic64_write_rlx(&b->inhibit_until, now + (now - start) * CLOF_BRAVO_N);
+}
+
+#define CLOF_RW_BRAVO(N, B)                                                    \
+    typedef struct {                                                           \
+        clof_##B##_t base;                                                     \
+        clof_bravo_bias_t bias;                                                \
+    } clof_##N##_t;                                                            \
+    typedef struct {                                                           \
+        clof_##B##_ctx_t b;                                                    \
+        uint32_t slot; /* fast read: table index + 1; 0: through B */          \
+    } clof_##N##_ctx_t;                                                        \
+                                                                               \
+    static inline void clof_##N##_init(clof_##N##_t *l, uint32_t pref)         \
+    {                                                                          \
+        clof_##B##_init(&l->base, pref);                                       \
+        clof_atomic32_write_rlx(&l->bias.rbias, 0);                            \
+        clof_atomic64_write_rlx(&l->bias.inhibit_until, 0);                    \
+    }                                                                          \
+    static inline bool clof_##N##_read_tryacquire(clof_##N##_t *l,             \
+                                                  clof_##N##_ctx_t *c)         \
+    {                                                                          \
+        if (clof_bravo_read_fast_(&l->bias, l, c, &c->slot))                   \
+            return true;                                                       \
+        c->slot = 0;                                                           \
+        if (!clof_##B##_read_tryacquire(&l->base, &c->b))                      \
+            return false;                                                      \
+        clof_bravo_read_slow_done_(&l->bias);                                  \
+        return true;                                                           \
+    }                                                                          \
+    static inline bool clof_##N##_read_acquire_until(                          \
+        clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
+    {                                                                          \
+        if (clof_bravo_read_fast_(&l->bias, l, c, &c->slot))                   \
+            return true;                                                       \
+        c->slot = 0;                                                           \
+        if (!clof_##B##_read_acquire_until(&l->base, &c->b, deadline))         \
+            return false;                                                      \
+        clof_bravo_read_slow_done_(&l->bias);                                  \
+        return true;                                                           \
+    }                                                                          \
+    static inline void clof_##N##_read_acquire(clof_##N##_t *l,                \
+                                               clof_##N##_ctx_t *c)            \
+    {                                                                          \
+        if (clof_bravo_read_fast_(&l->bias, l, c, &c->slot))                   \
+            return;                                                            \
+        c->slot = 0;                                                           \
+        clof_##B##_read_acquire(&l->base, &c->b);                              \
+        clof_bravo_read_slow_done_(&l->bias);                                  \
+    }                                                                          \
+    static inline void clof_##N##_read_release(clof_##N##_t *l,                \
+                                               clof_##N##_ctx_t *c)            \
+    {                                                                          \
+        if (c->slot != 0)                                                      \
+            clof_bravo_read_fast_release_(c->slot);                            \
+        else                                                                   \
+            clof_##B##_read_release(&l->base, &c->b);                          \
+    }                                                                          \
+    static inline bool clof_##N##_write_tryacquire(clof_##N##_t *l,            \
+                                                   clof_##N##_ctx_t *c)        \
+    {                                                                          \
+        if (!clof_##B##_write_tryacquire(&l->base, &c->b))                     \
+            return false;                                                      \
+        if (CLOF_LIKELY((clof_atomic32_read_rlx(&l->bias.rbias) |              \
+                         clof_atomic32_read_rlx(&l->bias.draining)) == 0) ||   \
+            clof_bravo_revoke_(&l->bias, l))                                   \
+            return true;                                                       \
+        /* fast readers inside: bias up again, for the next writer to wait */ \
+        clof_atomic32_write_rlx(&l->bias.rbias, 1);                            \
+        clof_##B##_write_release(&l->base, &c->b);                             \
+        return false;                                                          \
+    }                                                                          \
+    static inline bool clof_##N##_write_acquire_until(                         \
+        clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
+    {                                                                          \
+        for (;;) {                                                             \
+            if (!clof_##B##_write_acquire_until(&l->base, &c->b, deadline))    \
+                return false;                                                  \
+            if (CLOF_LIKELY((clof_atomic32_read_rlx(&l->bias.rbias) |          \
+                             clof_atomic32_read_rlx(&l->bias.draining)) == 0)) \
+                return true;                                                   \
+            uint64_t start = clof_now_ns();                                    \
+            if (clof_bravo_revoke_(&l->bias, l)) {                             \
+                clof_bravo_inhibit_(&l->bias, start);                          \
+                return true;                                                   \
+            }                                                                  \
+            /* fast readers inside: wait for them without holding B (one of   \
+             * them may read again through B: a recursive read) */            \
+            clof_atomic64_write_rlx(&l->bias.inhibit_until, UINT64_MAX);       \
+            clof_atomic32_inc_rlx(&l->bias.draining);                          \
+            clof_##B##_write_release(&l->base, &c->b);                         \
+            if (!clof_bravo_drain_until_(l, deadline)) {                       \
+                /* timed out with fast readers inside: bias up again under B, \
+                 * or (B busy) leave `draining` raised: writers keep scanning */ \
+                if (clof_##B##_write_tryacquire(&l->base, &c->b)) {            \
+                    clof_atomic32_write_rlx(&l->bias.rbias, 1);                \
+                    clof_atomic32_dec_rlx(&l->bias.draining);                  \
+                    clof_##B##_write_release(&l->base, &c->b);                 \
+                }                                                              \
+                return false;                                                  \
+            }                                                                  \
+            clof_atomic32_dec_rlx(&l->bias.draining);                          \
+            clof_bravo_inhibit_(&l->bias, start);                              \
+        }                                                                      \
+    }                                                                          \
+    static inline void clof_##N##_write_acquire(clof_##N##_t *l,               \
+                                                clof_##N##_ctx_t *c)           \
+    {                                                                          \
+        (void)clof_##N##_write_acquire_until(l, c, CLOF_DEADLINE_NONE);        \
+    }                                                                          \
+    static inline void clof_##N##_write_release(clof_##N##_t *l,               \
+                                                clof_##N##_ctx_t *c)           \
+    {                                                                          \
+        clof_##B##_write_release(&l->base, &c->b);                             \
+    }
+
+#endif /* CLOF_RW_BRAVO_H */

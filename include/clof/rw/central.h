@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rw-central: the centralized reader-writer lock, the baseline the
+ * NUMA-aware ones are measured against.
+ *
+ * Algorithm: one 32-bit word, glibc's shape (one reader count that every
+ * reader on every node writes, and the writer's state beside it):
+ *   bit 0          WRITER   a writer holds the lock
+ *   bits 1..11     the number of writers waiting, times 2 (WWAIT)
+ *   bits 12..31    the number of readers inside, times 4096 (READER)
+ * A reader CASes the count up while no writer holds the lock (and, when the
+ * lock prefers writers, no writer waits); a writer CASes the word from "no
+ * reader, no writer" to WRITER; otherwise it adds WWAIT, waits for the word
+ * to change, and takes the lock with a CAS that removes its WWAIT and sets
+ * WRITER (a writer whose deadline passes removes its WWAIT and wakes the
+ * readers it kept out).  Release: a reader subtracts READER, a writer
+ * WRITER; either wakes the waiters of the word when it may have let someone
+ * in (the last reader out, every writer release).  Neutral preference is served as writer preference here
+ * (a single word has no queue to be neutral with).
+ * Paper: the centralized lock of Calciu et al. (PPoPP'13) §2, the shape of
+ * glibc's pthread_rwlock_t (one __readers word with the writer bits).
+ * Properties: not FIFO; readers may starve writers under reader preference
+ * and writers readers under writer preference; zero bytes are an unlocked
+ * reader-preferring lock; no context is needed (clof_noctx_t).
+ *
+ * Memory orders: the CASes that take the lock (a reader's count up, a
+ * writer's WRITER) are acquire: they read the previous writer's release or,
+ * for a writer, the last reader's.  Adding WWAIT is relaxed (it publishes
+ * nothing; a reader that misses it only enters as under reader preference);
+ * removing it at a timeout is a seq_cst RMW followed by a wake (waking
+ * order).
+ * The releases are seq_cst read-modify-writes under spin-park (the waking
+ * order: a waiter parked on the word is seen by the wake that follows) and
+ * release otherwise.  The pre-reads of the word are relaxed (filters for
+ * the CAS).
+ */
+#ifndef CLOF_RW_CENTRAL_H
+#define CLOF_RW_CENTRAL_H
+
+#include <clof/rw.h>
+
+#define CLOF_RWC_WRITER 1u
+#define CLOF_RWC_WWAIT 2u
+#define CLOF_RWC_WWAITS 0xffeu /* the waiting writers' count */
+#define CLOF_RWC_READER 4096u
+#define CLOF_RWC_READERS 0xfffff000u
+
+typedef struct {
+    clof_atomic32_t word;
+    uint32_t pref; /* CLOF_RW_PREF_*, written at init only */
+} clof_rw_central_t;
+typedef clof_noctx_t clof_rw_central_ctx_t;
+
+#define CLOF_RW_CENTRAL_INITIALIZER {CLOF_ATOMIC32_INIT(0), 0}
+
+static inline void clof_rw_central_init(clof_rw_central_t *l, uint32_t pref)
+{
+    clof_atomic32_write_rlx(&l->word, 0);
+    l->pref = pref;
+}
+
+/* The bits that keep a reader out. */
+static inline uint32_t clof_rw_central_rblock_(const clof_rw_central_t *l)
+{
+    return l->pref == CLOF_RW_PREF_READER ? CLOF_RWC_WRITER
+                                          : CLOF_RWC_WRITER | CLOF_RWC_WWAITS;
+}
+
+static inline bool clof_rw_central_read_tryacquire(clof_rw_central_t *l,
+                                                   clof_rw_central_ctx_t *c)
+{
+    (void)c;
+    uint32_t block = clof_rw_central_rblock_(l);
+    uint32_t s = clof_atomic32_read_rlx(&l->word);
+    while (!(s & block)) {
+        uint32_t o = clof_atomic32_cmpxchg_acq(&l->word, s, s + CLOF_RWC_READER);
+        if (o == s)
+            return true;
+        s = o;
+    }
+    return false;
+}
+
+static inline bool clof_rw_central_read_acquire_until(clof_rw_central_t *l,
+                                                      clof_rw_central_ctx_t *c,
+                                                      uint64_t deadline)
+{
+    (void)c;
+    uint32_t block = clof_rw_central_rblock_(l);
+    clof_wait_t w = CLOF_WAIT_INIT;
+    uint32_t s = clof_atomic32_read_rlx(&l->word);
+    for (;;) {
+        if (!(s & block)) {
+            uint32_t o = clof_atomic32_cmpxchg_acq(&l->word, s, s + CLOF_RWC_READER);
+            if (o == s)
+                break;
+            s = o;
+            continue;
+        }
+        if (!clof_atomic32_wait_until(&w, &l->word, s, deadline))
+            return false;
+        s = clof_atomic32_read_rlx(&l->word);
+    }
+    clof_wait_end(&w);
+    return true;
+}
+
+static inline void clof_rw_central_read_acquire(clof_rw_central_t *l,
+                                                clof_rw_central_ctx_t *c)
+{
+    if (CLOF_LIKELY(clof_rw_central_read_tryacquire(l, c)))
+        return;
+    (void)clof_rw_central_read_acquire_until(l, c, CLOF_DEADLINE_NONE);
+}
+
+static inline void clof_rw_central_read_release(clof_rw_central_t *l,
+                                                clof_rw_central_ctx_t *c)
+{
+    (void)c;
+#if CLOF_WAIT_CAN_PARK
+    uint32_t o = clof_atomic32_get_sub(&l->word, CLOF_RWC_READER);
+#else
+    uint32_t o = clof_atomic32_get_sub_rel(&l->word, CLOF_RWC_READER);
+#endif
+    /* the last reader out may let a writer in */
+    if ((o & CLOF_RWC_READERS) == CLOF_RWC_READER)
+        clof_wake(&l->word._v);
+}
+
+static inline bool clof_rw_central_write_tryacquire(clof_rw_central_t *l,
+                                                    clof_rw_central_ctx_t *c)
+{
+    (void)c;
+    uint32_t s = clof_atomic32_read_rlx(&l->word);
+    while ((s & (CLOF_RWC_WRITER | CLOF_RWC_READERS)) == 0) {
+        uint32_t o = clof_atomic32_cmpxchg_acq(&l->word, s, s | CLOF_RWC_WRITER);
+        if (o == s)
+            return true;
+        s = o;
+    }
+    return false;
+}
+
+static inline bool clof_rw_central_write_acquire_until(clof_rw_central_t *l,
+                                                       clof_rw_central_ctx_t *c,
+                                                       uint64_t deadline)
+{
+    if (clof_rw_central_write_tryacquire(l, c))
+        return true;
+    clof_wait_t w = CLOF_WAIT_INIT;
+    uint32_t s = clof_atomic32_get_add_rlx(&l->word, CLOF_RWC_WWAIT) + CLOF_RWC_WWAIT;
+    for (;;) {
+        if ((s & (CLOF_RWC_WRITER | CLOF_RWC_READERS)) == 0) {
+            uint32_t d = (s - CLOF_RWC_WWAIT) | CLOF_RWC_WRITER;
+            uint32_t o = clof_atomic32_cmpxchg_acq(&l->word, s, d);
+            if (o == s)
+                break;
+            s = o;
+            continue;
+        }
+        if (!clof_atomic32_wait_until(&w, &l->word, s, deadline)) {
+            /* give up: our WWAIT may be all that keeps readers waiting */
+            (void)clof_atomic32_get_sub(&l->word, CLOF_RWC_WWAIT);
+            clof_wake(&l->word._v);
+            return false;
+        }
+        s = clof_atomic32_read_rlx(&l->word);
+    }
+    clof_wait_end(&w);
+    return true;
+}
+
+static inline void clof_rw_central_write_acquire(clof_rw_central_t *l,
+                                                 clof_rw_central_ctx_t *c)
+{
+    if (CLOF_LIKELY(clof_rw_central_write_tryacquire(l, c)))
+        return;
+    (void)clof_rw_central_write_acquire_until(l, c, CLOF_DEADLINE_NONE);
+}
+
+static inline void clof_rw_central_write_release(clof_rw_central_t *l,
+                                                 clof_rw_central_ctx_t *c)
+{
+    (void)c;
+#if CLOF_WAIT_CAN_PARK
+    (void)clof_atomic32_get_sub(&l->word, CLOF_RWC_WRITER);
+#else
+    (void)clof_atomic32_get_sub_rel(&l->word, CLOF_RWC_WRITER);
+#endif
+    clof_wake(&l->word._v);
+}
+
+#endif /* CLOF_RW_CENTRAL_H */

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cohort reader-writer locks of Calciu et al. over any clof lock.
+ *
+ * Algorithm (Calciu, Dice, Lev, Luchangco, Marathe, Shavit: "NUMA-aware
+ * reader-writer locks", PPoPP'13, §3): the writers' mutual exclusion is a
+ * lock W -- any clof lock: a cohort lock, HMCS, a CLoF composition of any
+ * depth, so writers are batched per NUMA node (or per any level) as the
+ * mutexes are -- and the readers register in a distributed reader indicator
+ * (rw.h, clof_rw_ind_t: one counter per node or per cache group, each on
+ * its own line).  A flag `wactive` (on its own line) says that the writer
+ * that holds W is in or about to enter.  The three preferences of §3.2-3.4,
+ * chosen per instance at init (rw.h):
+ *
+ *   neutral (C-RW-NP, §3.2)
+ *     reader:  acquire W; arrive; release W
+ *     writer:  acquire W; wactive = 1; wait until the indicator is empty
+ *   reader preference (C-RW-RP, §3.3)
+ *     reader:  loop { arrive; if (!wactive) done; depart; wait for !wactive }
+ *     writer:  acquire W;
+ *              loop { wait until empty; wactive = 1; if (empty) done;
+ *                     wactive = 0 }
+ *   writer preference (C-RW-WP, §3.4)
+ *     reader:  loop { wait for !wactive; arrive; if (!wactive) done; depart }
+ *     writer:  acquire W; wactive = 1; wait until empty
+ *   release: reader: depart; writer: wactive = 0 (a waking write); release W.
+ *
+ * The writer's wactive stays up while it waits, so a writer-preferring
+ * lock's readers hold back as soon as a writer owns W; a reader-preferring
+ * one raises it only once the readers have gone (and lowers it again if one
+ * slipped in), so readers keep entering -- recursive reads included --
+ * while a writer waits, as glibc's default rwlock lets them.
+ *
+ * Declaring one: CLOF_RW_COHORT(name, W) over the clof lock clof_W_t
+ * (its header included before), e.g. CLOF_RW_COHORT(rw_c_bo_mcs, c_bo_mcs)
+ * defines clof_rw_c_bo_mcs_t with the interface of rw.h.  Plus
+ *   void clof_<name>_init_level(l, pref, level)  indicator granularity
+ *                                                 (CLOF_RW_LEVEL_*)
+ * Timed acquisition: readers wait on the flag by the deadline; a timed
+ * writer polls W's tryacquire (rw.h, CLOF_RW_POLL_UNTIL_: W need not be
+ * abortable) and then waits for the readers by the deadline (a writer that
+ * gives up lowers wactive and releases W).
+ *
+ * Properties: writers in W's order (FIFO and NUMA-batched when W is);
+ * reader preference may starve writers, writer preference readers (as the
+ * paper says); neutral is as fair as W.  All-zero bytes are an unlocked,
+ * reader-preferring lock with a per-node indicator (if W's zero bytes are
+ * an unlocked W: every clof lock's are).  The reader's indicator slot is in
+ * the context (a reader that migrates departs where it arrived).
+ *
+ * Memory orders:
+ *   - W orders writers among themselves (its own acquire/release), and,
+ *     under neutral preference, a reader's arrival before the next writer's
+ *     acquisition of W (the arrival is inside W);
+ *   - arrive is a seq_cst increment and the reader's next read of wactive is
+ *     seq_cst; the writer's wactive = 1 is a seq_cst store and its reads of
+ *     the counters are seq_cst: the Dekker pair -- either the reader sees
+ *     the writer's flag (and departs) or the writer sees the arrival (and
+ *     waits for it);
+ *   - depart is a release decrement (seq_cst under spin-park, the waking
+ *     order) read by the writer's seq_cst (hence acquire) await of 0: the
+ *     reader's section happens before the writer's;
+ *   - wactive = 0 is a waking write (release), read by the reader's
+ *     seq_cst check: the writer's section happens before the reader's.
+ */
+#ifndef CLOF_RW_COHORT_H
+#define CLOF_RW_COHORT_H
+
+#include <clof/rw.h>
+
+#include <string.h>
+
+/* ---- the parts that do not depend on W ---- */
+
+typedef struct {
+    clof_atomic32_t wactive;
+    uint32_t pref;  /* CLOF_RW_PREF_*, written at init only */
+    uint32_t level; /* CLOF_RW_LEVEL_*, written at init only */
+} CLOF_CACHE_ALIGNED clof_rw_flag_t;
+
+/* Reader, reader or writer preference: one attempt (no waiting). */
+static inline bool clof_rw_reader_try_(clof_rw_flag_t *f, clof_rw_ind_t *ri,
+                                       uint32_t slot)
+{
+    if (f->pref == CLOF_RW_PREF_WRITER &&
+        clof_atomic32_read_rlx(&f->wactive) != 0)
+        return false;
+    clof_rw_ind_arrive(ri, slot);
+    if (clof_atomic32_read(&f->wactive) == 0)
+        return true;
+    clof_rw_ind_depart(ri, slot);
+    return false;
+}
+
+/* Reader, reader or writer preference, by a deadline. */
+static inline bool clof_rw_reader_until_(clof_rw_flag_t *f, clof_rw_ind_t *ri,
+                                         uint32_t slot, uint64_t deadline)
+{
+    clof_wait_t w = CLOF_WAIT_INIT;
+    for (;;) {
+        if (clof_rw_reader_try_(f, ri, slot))
+            break;
+        uint32_t seen = clof_atomic32_read_rlx(&f->wactive);
+        if (seen != 0 && !clof_atomic32_wait_until(&w, &f->wactive, seen, deadline))
+            return false;
+        if (seen == 0 && clof_deadline_passed(deadline))
+            return false;
+    }
+    clof_wait_end(&w);
+    return true;
+}
+
+/* Writer, W held: keep the readers out and wait for those inside.  False
+ * (wactive down again, W still held) when the deadline passed first. */
+static inline bool clof_rw_writer_enter_until_(clof_rw_flag_t *f,
+                                               clof_rw_ind_t *ri,
+                                               uint64_t deadline)
+{
+    if (f->pref != CLOF_RW_PREF_READER) {
+        clof_atomic32_write(&f->wactive, 1);
+        if (CLOF_LIKELY(clof_rw_ind_empty(ri)))
+            return true;
+        if (clof_rw_ind_await_empty_until(ri, deadline))
+            return true;
+        clof_atomic32_write_wake(&f->wactive, 0);
+        return false;
+    }
+    for (;;) {
+        if (!clof_rw_ind_await_empty_until(ri, deadline))
+            return false;
+        clof_atomic32_write(&f->wactive, 1);
+        if (CLOF_LIKELY(clof_rw_ind_empty(ri)))
+            return true;
+        /* a reader slipped in: let it (and any recursive read) finish */
+        clof_atomic32_write_wake(&f->wactive, 0);
+    }
+}
+
+static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
+{
+    clof_atomic32_write_wake(&f->wactive, 0);
+}
+
+/* ---- the generator ---- */
+
+#define CLOF_RW_COHORT(N, W)                                                   \
+    typedef struct {                                                           \
+        clof_##W##_t wlock;                                                    \
+        clof_rw_flag_t flag;                                                   \
+        clof_rw_ind_t ind;                                                     \
+    } clof_##N##_t;                                                            \
+    typedef struct {                                                           \
+        clof_##W##_ctx_t w;                                                    \
+        uint32_t slot;                                                         \
+    } clof_##N##_ctx_t;                                                        \
+                                                                               \
+    static inline void clof_##N##_init_level(clof_##N##_t *l, uint32_t pref,   \
+                                             uint32_t level)                   \
+    {                                                                          \
+        memset(l, 0, sizeof *l);                                               \
+        l->flag.pref = pref;                                                   \
+        l->flag.level = level;                                                 \
+    }                                                                          \
+    static inline void clof_##N##_init(clof_##N##_t *l, uint32_t pref)         \
+    {                                                                          \
+        clof_##N##_init_level(l, pref, CLOF_RW_LEVEL_NUMA);                    \
+    }                                                                          \
+                                                                               \
+    /* readers under neutral preference register inside W */                  \
+    static inline bool clof_##N##_read_np_(clof_##N##_t *l,                    \
+                                           clof_##N##_ctx_t *c, bool try)      \
+    {                                                                          \
+        if (try) {                                                             \
+            if (!clof_##W##_tryacquire(&l->wlock, &c->w))                      \
+                return false;                                                  \
+        } else {                                                               \
+            clof_##W##_acquire(&l->wlock, &c->w);                              \
+        }                                                                      \
+        clof_rw_ind_arrive(&l->ind, c->slot);                                  \
+        clof_##W##_release(&l->wlock, &c->w);                                  \
+        return true;                                                           \
+    }                                                                          \
+    static inline bool clof_##N##_read_tryacquire(clof_##N##_t *l,             \
+                                                  clof_##N##_ctx_t *c)         \
+    {                                                                          \
+        c->slot = clof_rw_slot_of(l->flag.level);                              \
+        if (l->flag.pref == CLOF_RW_PREF_NEUTRAL)                              \
+            return clof_##N##_read_np_(l, c, true);                            \
+        return clof_rw_reader_try_(&l->flag, &l->ind, c->slot);                \
+    }                                                                          \
+    static inline bool clof_##N##_read_acquire_until(                          \
+        clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
+    {                                                                          \
+        c->slot = clof_rw_slot_of(l->flag.level);                              \
+        if (l->flag.pref == CLOF_RW_PREF_NEUTRAL)                              \
+            return CLOF_RW_POLL_UNTIL_(clof_##N##_read_np_(l, c, true),        \
+                                       &l->flag.wactive, deadline);            \
+        return clof_rw_reader_until_(&l->flag, &l->ind, c->slot, deadline);    \
+    }                                                                          \
+    static inline void clof_##N##_read_acquire(clof_##N##_t *l,                \
+                                               clof_##N##_ctx_t *c)            \
+    {                                                                          \
+        c->slot = clof_rw_slot_of(l->flag.level);                              \
+        if (l->flag.pref == CLOF_RW_PREF_NEUTRAL)                              \
+            (void)clof_##N##_read_np_(l, c, false);                            \
+        else                                                                   \
+            (void)clof_rw_reader_until_(&l->flag, &l->ind, c->slot,            \
+                                        CLOF_DEADLINE_NONE);                   \
+    }                                                                          \
+    static inline void clof_##N##_read_release(clof_##N##_t *l,                \
+                                               clof_##N##_ctx_t *c)            \
+    {                                                                          \
+        clof_rw_ind_depart(&l->ind, c->slot);                                  \
+    }                                                                          \
+                                                                               \
+    static inline bool clof_##N##_write_tryacquire(clof_##N##_t *l,            \
+                                                   clof_##N##_ctx_t *c)        \
+    {                                                                          \
+        if (!clof_##W##_tryacquire(&l->wlock, &c->w))                          \
+            return false;                                                      \
+        if (clof_rw_writer_enter_until_(&l->flag, &l->ind, 0))                 \
+            return true;                                                       \
+        clof_##W##_release(&l->wlock, &c->w);                                  \
+        return false;                                                          \
+    }                                                                          \
+    static inline bool clof_##N##_write_acquire_until(                         \
+        clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
+    {                                                                          \
+        if (!CLOF_RW_POLL_UNTIL_(clof_##W##_tryacquire(&l->wlock, &c->w),      \
+                                 &l->flag.wactive, deadline))                  \
+            return false;                                                      \
+        if (clof_rw_writer_enter_until_(&l->flag, &l->ind, deadline))          \
+            return true;                                                       \
+        clof_##W##_release(&l->wlock, &c->w);                                  \
+        return false;                                                          \
+    }                                                                          \
+    static inline void clof_##N##_write_acquire(clof_##N##_t *l,               \
+                                                clof_##N##_ctx_t *c)           \
+    {                                                                          \
+        clof_##W##_acquire(&l->wlock, &c->w);                                  \
+        (void)clof_rw_writer_enter_until_(&l->flag, &l->ind,                   \
+                                          CLOF_DEADLINE_NONE);                 \
+    }                                                                          \
+    static inline void clof_##N##_write_release(clof_##N##_t *l,               \
+                                                clof_##N##_ctx_t *c)           \
+    {                                                                          \
+        clof_rw_writer_exit_(&l->flag);                                        \
+        clof_##W##_release(&l->wlock, &c->w);                                  \
+    }
+
+#endif /* CLOF_RW_COHORT_H */

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * clof/rw/list.h -- the RW locks clof declares, with their names (the ones
+ * clof-bench --lock, the tests and CLOF_RWLOCK of the preload library use).
+ *
+ *   rw-central            rw/central.h: one word, glibc's shape (baseline)
+ *   rw:<writer>           rw/cohort.h over the clof lock <writer>: Calciu et
+ *                         al.'s cohort RW lock, a per-node reader indicator
+ *                         (per cache group with init_level); preference per
+ *                         instance (reader, writer, neutral)
+ *   bravo:<rw lock>       rw/bravo.h over one of the above
+ *
+ * CLOF_RW_LOCKS(X) lists X(id, "name") for every one; each id has the
+ * interface of rw.h (clof_<id>_t, _ctx_t, _init(l, pref), read_/write_
+ * acquire, tryacquire, acquire_until, release).
+ * Writers: mcs (flat queue), the cohort lock c-bo-mcs (numa/cohort.h), HMCS
+ * (numa/hmcs.h, as deep as the machine) and a three-level CLoF composition
+ * clof:mcs-mcs-tkt (MCS per cache group, MCS per node, ticket at the system
+ * level: compose.h).  Any other clof lock is one line of CLOF_RW_COHORT.
+ */
+#ifndef CLOF_RW_LIST_H
+#define CLOF_RW_LIST_H
+
+#include <clof/lock/list.h>
+#include <clof/numa/cohort.h>
+#include <clof/numa/hmcs.h>
+#include <clof/rw/bravo.h>
+#include <clof/rw/central.h>
+#include <clof/rw/cohort.h>
+
+CLOF_COMPOSE(rw_k_mcs_mcs_tkt_, mcs, mcs, ticket)
+
+CLOF_RW_COHORT(rw_mcs, mcs)
+CLOF_RW_COHORT(rw_c_bo_mcs, c_bo_mcs)
+CLOF_RW_COHORT(rw_hmcs, hmcs)
+CLOF_RW_COHORT(rw_clof_mcs_mcs_tkt, rw_k_mcs_mcs_tkt_)
+
+CLOF_RW_BRAVO(bravo_rw_central, rw_central)
+CLOF_RW_BRAVO(bravo_rw_mcs, rw_mcs)
+CLOF_RW_BRAVO(bravo_rw_c_bo_mcs, rw_c_bo_mcs)
+CLOF_RW_BRAVO(bravo_rw_hmcs, rw_hmcs)
+
+#define CLOF_RW_LOCKS(X)                                                       \
+    X(rw_central, "rw-central")                                                \
+    X(rw_mcs, "rw:mcs")                                                        \
+    X(rw_c_bo_mcs, "rw:c-bo-mcs")                                              \
+    X(rw_hmcs, "rw:hmcs")                                                      \
+    X(rw_clof_mcs_mcs_tkt, "rw:clof:mcs-mcs-tkt")                              \
+    X(bravo_rw_central, "bravo:rw-central")                                    \
+    X(bravo_rw_mcs, "bravo:rw:mcs")                                            \
+    X(bravo_rw_c_bo_mcs, "bravo:rw:c-bo-mcs")                                  \
+    X(bravo_rw_hmcs, "bravo:rw:hmcs")
+
+#endif /* CLOF_RW_LIST_H */
