@@ -43,7 +43,16 @@ int clof_preload_info(clof_preload_info_t *out, size_t size);
  * to glibc: process-shared, robust, priority protocols, glibc mode). */
 int clof_preload_mutex_held(const pthread_mutex_t *m);
 
+/* The rwlock in use for pthread_rwlock_t (CLOF_RWLOCK, docs/rwlocks.md):
+ * its name, or "glibc" (fallback or asked for).  Starts the rwlock part of
+ * the library if no rwlock call has yet. */
+const char *clof_preload_rwlock(void);
+/* 1 if rw is held through clof right now (read or write), 0 if not. */
+int clof_preload_rwlock_held(const pthread_rwlock_t *rw);
+
 typedef int (*clof_preload_info_fn)(clof_preload_info_t *, size_t);
+typedef const char *(*clof_preload_rwlock_fn)(void);
+typedef int (*clof_preload_rwlock_held_fn)(const pthread_rwlock_t *);
 typedef int (*clof_preload_mutex_held_fn)(const pthread_mutex_t *);
 
 #ifdef __cplusplus

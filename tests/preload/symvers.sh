@@ -10,7 +10,7 @@
 #   symvers.sh READELF LIBCLOF_PRELOAD LIBC
 set -euo pipefail
 readelf=$1 lib=$2 libc=$3
-fns='pthread_mutex_(lock|unlock|init|destroy|trylock|timedlock|clocklock)|__pthread_mutex_(lock|unlock|init|destroy|trylock)|pthread_cond_(init|destroy|wait|timedwait|signal|broadcast|clockwait)'
+fns='pthread_mutex_(lock|unlock|init|destroy|trylock|timedlock|clocklock)|__pthread_mutex_(lock|unlock|init|destroy|trylock)|pthread_cond_(init|destroy|wait|timedwait|signal|broadcast|clockwait)|pthread_rwlock_(init|destroy|rdlock|wrlock|tryrdlock|trywrlock|timedrdlock|timedwrlock|clockrdlock|clockwrlock|unlock)|__pthread_rwlock_(init|destroy|rdlock|wrlock|tryrdlock|trywrlock|unlock)'
 # defined (not UND) dynamic symbols name@[@]VERSION of the functions
 syms() {
   "$readelf" --dyn-syms -W "$1" |

@@ -1,0 +1,721 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * src/preload/pl_rwlock.c -- pthread_rwlock_* under libclof-preload.so:
+ * the RW locks of include/clof/rw/list.h, selected by CLOF_RWLOCK.
+ *
+ * The rwlock as this library sees it (pthread_rwlock_t, 56 bytes):
+ *   bytes 0..7   a pointer to the lock's block (glibc's __readers and
+ *                __writers; NULL = not used yet: PTHREAD_RWLOCK_INITIALIZER
+ *                and a memset are valid, the block is installed at first
+ *                use with a CAS)
+ *   __data.__flags  glibc's kind (PTHREAD_RWLOCK_PREFER_*), written by
+ *                pthread_rwlock_init and by glibc's static initializers
+ *                (PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP):
+ *                PREFER_WRITER_NONRECURSIVE_NP gives the lock writer
+ *                preference, every other kind glibc's default, reader
+ *                preference (a thread that holds a read lock may read again
+ *                while a writer waits -- glibc ignores PREFER_WRITER_NP too)
+ *   __data.__shared  non-zero: a process-shared rwlock, glibc's own (its
+ *                init was glibc's; every call on it goes to glibc)
+ * The block (lock-sized, cache-aligned, from our own mmap'd pool) holds the
+ * RW lock, the write holder's tid (EDEADLK as glibc: rdlock or wrlock by the
+ * writer) and its context.  pthread_rwlock_destroy puts the block back into
+ * the pool as it is (unlocked; a late releaser may still be finishing in
+ * it, as with the mutexes' trees), and the next rwlock's first use takes it.
+ *
+ * Contexts ("records"): every hold has one -- the writer lock's queue node,
+ * the reader's indicator slot, BRAVO's table slot -- kept until the unlock.
+ * The write hold's is in the block; a thread's read holds are a list in the
+ * thread (unlock finds the newest of this rwlock: holds of one thread are
+ * interchangeable).  Records come from a per-thread free list, then a global
+ * one, then mmap'd chunks (never unmapped); a thread's free records go back
+ * to the global list when it exits.  They are not the mutexes' boxes: a box
+ * keeps its mutex lock's context (CLH moves nodes) between uses.
+ *
+ * Unlock: the writer (holder's tid == ours) releases the write lock; anyone
+ * else releases one of its read holds (none: EPERM, nothing touched).
+ *
+ * Selection (CLOF_RWLOCK, read at the first rwlock call): a name of
+ * CLOF_RW_LOCKS, `glibc` (nothing replaced), unset or empty: the default
+ * (PL_DEFAULT_RWLOCK).  An unknown name: one line on stderr naming the
+ * known ones, and glibc's rwlocks.  CLOF_STATS=1: a line at exit,
+ * rwlock=<name> with the counts (global counters, relaxed adds: only with
+ * CLOF_STATS).
+ */
+#include "pl_internal.h"
+
+#include <clof/rw/list.h>
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef PL_DEFAULT_RWLOCK
+#define PL_DEFAULT_RWLOCK "rw-central"
+#endif
+
+/* ---- the RW locks, type-erased ---------------------------------------------- */
+union pl_rwlk {
+#define PL_RW_MEMBER_(id, nm) clof_##id##_t id;
+    CLOF_RW_LOCKS(PL_RW_MEMBER_)
+#undef PL_RW_MEMBER_
+};
+union pl_rwctx {
+#define PL_RW_MEMBER_(id, nm) clof_##id##_ctx_t id;
+    CLOF_RW_LOCKS(PL_RW_MEMBER_)
+#undef PL_RW_MEMBER_
+};
+
+typedef struct pl_rwdef {
+    const char *name;
+    void (*init)(void *l, uint32_t pref);
+    void (*set_pref)(void *l, uint32_t pref);
+    void (*ra)(void *l, void *c);
+    bool (*rt)(void *l, void *c);
+    bool (*ru)(void *l, void *c, uint64_t deadline);
+    void (*rr)(void *l, void *c);
+    void (*wa)(void *l, void *c);
+    bool (*wt)(void *l, void *c);
+    bool (*wu)(void *l, void *c, uint64_t deadline);
+    void (*wr)(void *l, void *c);
+} pl_rwdef_t;
+
+#define PL_RW_OPS_(id, nm)                                                     \
+    static void pl_rw_init_##id(void *l, uint32_t p) { clof_##id##_init(l, p); } \
+    static void pl_rw_sp_##id(void *l, uint32_t p) { clof_##id##_set_pref(l, p); } \
+    static void pl_rw_ra_##id(void *l, void *c) { clof_##id##_read_acquire(l, c); } \
+    static bool pl_rw_rt_##id(void *l, void *c) { return clof_##id##_read_tryacquire(l, c); } \
+    static bool pl_rw_ru_##id(void *l, void *c, uint64_t d) { return clof_##id##_read_acquire_until(l, c, d); } \
+    static void pl_rw_rr_##id(void *l, void *c) { clof_##id##_read_release(l, c); } \
+    static void pl_rw_wa_##id(void *l, void *c) { clof_##id##_write_acquire(l, c); } \
+    static bool pl_rw_wt_##id(void *l, void *c) { return clof_##id##_write_tryacquire(l, c); } \
+    static bool pl_rw_wu_##id(void *l, void *c, uint64_t d) { return clof_##id##_write_acquire_until(l, c, d); } \
+    static void pl_rw_wr_##id(void *l, void *c) { clof_##id##_write_release(l, c); }
+CLOF_RW_LOCKS(PL_RW_OPS_)
+#define PL_RW_DEF_(id, nm)                                                     \
+    {nm, pl_rw_init_##id, pl_rw_sp_##id, pl_rw_ra_##id, pl_rw_rt_##id, pl_rw_ru_##id,         \
+     pl_rw_rr_##id, pl_rw_wa_##id, pl_rw_wt_##id, pl_rw_wu_##id, pl_rw_wr_##id},
+static const pl_rwdef_t pl_rwdefs[] = {CLOF_RW_LOCKS(PL_RW_DEF_)};
+#define PL_NRWDEFS (sizeof pl_rwdefs / sizeof pl_rwdefs[0])
+
+/* ---- blocks and records -------------------------------------------------------- */
+typedef struct pl_rwrec pl_rwrec_t;
+typedef struct pl_rwblk {
+    union pl_rwlk lk;          /* first: cache-aligned */
+    clof_atomic32_t wowner;    /* write holder's tid, 0 when none */
+    pl_rwrec_t *wrec;          /* write holder's record */
+    struct pl_rwblk *next_free;
+} CLOF_CACHE_ALIGNED pl_rwblk_t;
+
+struct pl_rwrec {
+    union pl_rwctx ctx;
+    pl_rwblk_t *blk;   /* the rwlock this read hold is of */
+    pl_rwrec_t *next;  /* read holds / free list */
+} CLOF_CACHE_ALIGNED;
+
+_Static_assert(sizeof(void *) <= 8, "the block pointer fits in __readers/__writers");
+
+static const pl_rwdef_t *pl_rw;  /* NULL: glibc's rwlocks */
+static clof_atomic32_t pl_rw_state; /* PL_STATE_* */
+static int32_t pl_rw_starter;
+static uint32_t pl_rw_pref_writer = PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP;
+
+static clof_tas_t pl_rw_glock; /* the global free lists */
+static pl_rwblk_t *pl_rw_free_blks;
+static pl_rwrec_t *pl_rw_free_recs;
+static PL_TLS pl_rwrec_t *pl_rw_tls_free;  /* this thread's free records */
+static PL_TLS uint32_t pl_rw_tls_nfree;
+static PL_TLS pl_rwrec_t *pl_rw_held;      /* this thread's read holds */
+static PL_TLS uint8_t pl_rw_tls_armed;
+static pthread_key_t pl_rw_key;
+
+/* statistics (CLOF_STATS=1) */
+static uint64_t pl_rw_n_rd, pl_rw_n_wr, pl_rw_n_busy, pl_rw_n_timeouts, pl_rw_n_timed;
+static uint64_t pl_rw_n_blocks;
+#define PL_RW_COUNT(v)                                                         \
+    do {                                                                       \
+        if (CLOF_UNLIKELY(pl_stats_on))                                        \
+            __atomic_fetch_add(&v, 1, __ATOMIC_RELAXED);                       \
+    } while (0)
+
+static void pl_rw_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void pl_rw_say(const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n > sizeof buf - 2)
+        n = (int)sizeof buf - 2;
+    buf[n++] = '\n';
+    if (write(2, buf, (size_t)n) < 0) {
+    }
+}
+
+static void pl_rw_glock_acquire(void)
+{
+    clof_noctx_t c;
+    clof_tas_acquire(&pl_rw_glock, &c);
+}
+static void pl_rw_glock_release(void)
+{
+    clof_noctx_t c;
+    clof_tas_release(&pl_rw_glock, &c);
+}
+
+static void *pl_rw_map(size_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        pl_rw_say("clof-preload: out of memory (mmap failed); aborting");
+        abort();
+    }
+    return p;
+}
+
+#define PL_RW_CHUNK (64u * 1024u)
+
+/* A block: a retired one as it is (*fresh = false), or a zeroed new one. */
+static pl_rwblk_t *pl_rw_blk_get(bool *fresh)
+{
+    pl_rw_glock_acquire();
+    pl_rwblk_t *b = pl_rw_free_blks;
+    if (b != NULL) {
+        pl_rw_free_blks = b->next_free;
+        pl_rw_glock_release();
+        *fresh = false;
+        return b;
+    }
+    pl_rw_glock_release();
+    size_t n = PL_RW_CHUNK / sizeof(pl_rwblk_t);
+    if (n < 1)
+        n = 1;
+    pl_rwblk_t *chunk = pl_rw_map(n * sizeof(pl_rwblk_t));
+    pl_rw_glock_acquire();
+    for (size_t i = 1; i < n; i++) {
+        chunk[i].next_free = pl_rw_free_blks;
+        pl_rw_free_blks = &chunk[i];
+    }
+    pl_rw_n_blocks += n;
+    pl_rw_glock_release();
+    *fresh = true;
+    return &chunk[0];
+}
+
+static void pl_rw_thread_exit(void *arg)
+{
+    (void)arg;
+    pl_rwrec_t *r = pl_rw_tls_free;
+    if (r == NULL)
+        return;
+    pl_rwrec_t *last = r;
+    while (last->next)
+        last = last->next;
+    pl_rw_glock_acquire();
+    last->next = pl_rw_free_recs;
+    pl_rw_free_recs = r;
+    pl_rw_glock_release();
+    pl_rw_tls_free = NULL;
+    pl_rw_tls_nfree = 0;
+}
+
+static __attribute__((noinline)) pl_rwrec_t *pl_rw_rec_refill(void)
+{
+    if (!pl_rw_tls_armed) {
+        pl_rw_tls_armed = 1;
+        pthread_setspecific(pl_rw_key, (void *)1);
+    }
+    pl_rw_glock_acquire();
+    pl_rwrec_t *r = pl_rw_free_recs;
+    if (r != NULL) {
+        pl_rw_free_recs = r->next;
+        pl_rw_glock_release();
+        return r;
+    }
+    pl_rw_glock_release();
+    size_t n = PL_RW_CHUNK / sizeof(pl_rwrec_t);
+    pl_rwrec_t *chunk = pl_rw_map(n * sizeof(pl_rwrec_t));
+    for (size_t i = 1; i < n; i++) {
+        chunk[i].next = pl_rw_tls_free;
+        pl_rw_tls_free = &chunk[i];
+        pl_rw_tls_nfree++;
+    }
+    return &chunk[0];
+}
+
+static inline pl_rwrec_t *pl_rw_rec_get(void)
+{
+    pl_rwrec_t *r = pl_rw_tls_free;
+    if (CLOF_LIKELY(r != NULL)) {
+        pl_rw_tls_free = r->next;
+        pl_rw_tls_nfree--;
+        return r;
+    }
+    return pl_rw_rec_refill();
+}
+
+static inline void pl_rw_rec_put(pl_rwrec_t *r)
+{
+    r->next = pl_rw_tls_free;
+    pl_rw_tls_free = r;
+    pl_rw_tls_nfree++;
+}
+
+/* ---- glibc's functions ------------------------------------------------------------ */
+static struct {
+    int (*init)(pthread_rwlock_t *, const pthread_rwlockattr_t *);
+    int (*destroy)(pthread_rwlock_t *);
+    int (*rdlock)(pthread_rwlock_t *);
+    int (*wrlock)(pthread_rwlock_t *);
+    int (*tryrdlock)(pthread_rwlock_t *);
+    int (*trywrlock)(pthread_rwlock_t *);
+    int (*timedrdlock)(pthread_rwlock_t *, const struct timespec *);
+    int (*timedwrlock)(pthread_rwlock_t *, const struct timespec *);
+    int (*clockrdlock)(pthread_rwlock_t *, clockid_t, const struct timespec *);
+    int (*clockwrlock)(pthread_rwlock_t *, clockid_t, const struct timespec *);
+    int (*unlock)(pthread_rwlock_t *);
+} pl_rwreal;
+
+static void *pl_rw_sym(const char *name, const char *const *versions)
+{
+    for (; *versions; versions++) {
+        void *p = dlvsym(RTLD_NEXT, name, *versions);
+        if (p != NULL)
+            return p;
+    }
+    return dlsym(RTLD_NEXT, name);
+}
+
+static void pl_rw_resolve(void)
+{
+    static const char *const v[] = {"GLIBC_2.34", "GLIBC_2.2.5", "GLIBC_2.17", NULL};
+    static const char *const vc[] = {"GLIBC_2.34", "GLIBC_2.30", NULL};
+#define PL_RWR(f, name, vv) *(void **)(&pl_rwreal.f) = pl_rw_sym(name, vv)
+    PL_RWR(init, "pthread_rwlock_init", v);
+    PL_RWR(destroy, "pthread_rwlock_destroy", v);
+    PL_RWR(rdlock, "pthread_rwlock_rdlock", v);
+    PL_RWR(wrlock, "pthread_rwlock_wrlock", v);
+    PL_RWR(tryrdlock, "pthread_rwlock_tryrdlock", v);
+    PL_RWR(trywrlock, "pthread_rwlock_trywrlock", v);
+    PL_RWR(timedrdlock, "pthread_rwlock_timedrdlock", v);
+    PL_RWR(timedwrlock, "pthread_rwlock_timedwrlock", v);
+    PL_RWR(clockrdlock, "pthread_rwlock_clockrdlock", vc);
+    PL_RWR(clockwrlock, "pthread_rwlock_clockwrlock", vc);
+    PL_RWR(unlock, "pthread_rwlock_unlock", v);
+#undef PL_RWR
+}
+
+/* ---- start-up ----------------------------------------------------------------------- */
+static void pl_rw_stats_print(void)
+{
+    if (!pl_stats_on || clof_atomic32_read_acq(&pl_rw_state) != PL_STATE_READY)
+        return;
+    if (pl_rw == NULL) {
+        pl_rw_say("clof-preload[%d]: rwlock=glibc (nothing replaced)", (int)getpid());
+        return;
+    }
+    pl_rw_say("clof-preload[%d]: rwlock=%s rdlocks=%llu wrlocks=%llu busy=%llu timed=%llu "
+              "timeouts=%llu blocks=%llu",
+              (int)getpid(), pl_rw->name,
+              (unsigned long long)__atomic_load_n(&pl_rw_n_rd, __ATOMIC_RELAXED),
+              (unsigned long long)__atomic_load_n(&pl_rw_n_wr, __ATOMIC_RELAXED),
+              (unsigned long long)__atomic_load_n(&pl_rw_n_busy, __ATOMIC_RELAXED),
+              (unsigned long long)__atomic_load_n(&pl_rw_n_timed, __ATOMIC_RELAXED),
+              (unsigned long long)__atomic_load_n(&pl_rw_n_timeouts, __ATOMIC_RELAXED),
+              (unsigned long long)pl_rw_n_blocks);
+}
+
+__attribute__((destructor)) static void pl_rw_fini(void)
+{
+    pl_rw_stats_print();
+}
+
+/* What CLOF_RWLOCK selects: NULL = glibc (with a message when the name is
+ * not known). */
+static const pl_rwdef_t *pl_rw_select(const char *v)
+{
+    if (v == NULL || v[0] == 0)
+        v = PL_DEFAULT_RWLOCK;
+    if (!strcmp(v, "glibc"))
+        return NULL;
+    for (size_t i = 0; i < PL_NRWDEFS; i++)
+        if (!strcmp(pl_rwdefs[i].name, v))
+            return &pl_rwdefs[i];
+    char known[1024];
+    size_t o = 0;
+    for (size_t i = 0; i < PL_NRWDEFS && o < sizeof known; i++)
+        o += (size_t)snprintf(known + o, sizeof known - o, " %s", pl_rwdefs[i].name);
+    pl_rw_say("clof-preload: unknown CLOF_RWLOCK='%.100s' (known: glibc%s); running on "
+              "glibc's pthread rwlocks",
+              v, known);
+    return NULL;
+}
+
+static __attribute__((noinline, cold)) void pl_rw_start(void)
+{
+    uint32_t s = clof_atomic32_read_acq(&pl_rw_state);
+    if (s == PL_STATE_READY)
+        return;
+    if (s == PL_STATE_NEW &&
+        clof_atomic32_cmpxchg(&pl_rw_state, PL_STATE_NEW, PL_STATE_STARTING) == PL_STATE_NEW) {
+        pl_rw_starter = pl_tid();
+        pl_ensure_started(); /* the mutexes first: CLOF_STATS, the topology's mutex */
+        pl_rw_resolve();
+        const pl_rwdef_t *d = pl_rw_select(getenv("CLOF_RWLOCK"));
+        if (d != NULL && pthread_key_create(&pl_rw_key, pl_rw_thread_exit) != 0) {
+            pl_rw_say("clof-preload: no thread key for the rwlocks; running on glibc's "
+                      "pthread rwlocks");
+            d = NULL;
+        }
+        if (d != NULL)
+            (void)clof_topology(); /* loaded now, not inside a lock's first use */
+        pl_rw = d;
+        clof_atomic32_write_rel(&pl_rw_state, PL_STATE_READY);
+        return;
+    }
+    /* a call of the starting thread from inside start-up (dlsym, getenv and
+     * the topology do not take rwlocks; if something did, it would see
+     * glibc's functions, resolved first) */
+    if (pl_rw_starter == pl_tid())
+        return;
+    while (clof_atomic32_read_acq(&pl_rw_state) != PL_STATE_READY)
+        sched_yield();
+}
+
+/* The lock of rwlock rw: NULL when it is glibc's (glibc mode, process-
+ * shared, or start-up still running in this very thread). */
+static inline bool pl_rw_ready(void)
+{
+    if (CLOF_UNLIKELY(clof_atomic32_read_acq(&pl_rw_state) != PL_STATE_READY)) {
+        pl_rw_start();
+        if (clof_atomic32_read_acq(&pl_rw_state) != PL_STATE_READY)
+            return false;
+    }
+    return pl_rw != NULL;
+}
+
+static inline bool pl_rw_is_glibcs(const pthread_rwlock_t *rw)
+{
+    return rw->__data.__shared != 0;
+}
+
+typedef CLOF_ATOMICPTR(pl_rwblk_t) pl_rwblk_ptr_t;
+static inline pl_rwblk_ptr_t *pl_rw_slot(pthread_rwlock_t *rw)
+{
+    return (pl_rwblk_ptr_t *)(void *)rw;
+}
+
+static __attribute__((noinline)) pl_rwblk_t *pl_rw_install(pthread_rwlock_t *rw)
+{
+    bool fresh;
+    pl_rwblk_t *b = pl_rw_blk_get(&fresh);
+    uint32_t pref = (uint32_t)rw->__data.__flags == pl_rw_pref_writer ? CLOF_RW_PREF_WRITER
+                                                                     : CLOF_RW_PREF_READER;
+    if (fresh) {
+        pl_rw->init(&b->lk, pref);
+    } else {
+        /* a retired block, unlocked: keep what its lock built (a writer
+         * lock's tree), set the preference */
+        pl_rw->set_pref(&b->lk, pref);
+    }
+    clof_atomic32_write_rlx(&b->wowner, 0);
+    b->wrec = NULL;
+    pl_rwblk_t *old = clof_atomicptr_cmpxchg(pl_rw_slot(rw), NULL, b);
+    if (old == NULL)
+        return b;
+    pl_rw_glock_acquire(); /* another thread installed one first */
+    b->next_free = pl_rw_free_blks;
+    pl_rw_free_blks = b;
+    pl_rw_glock_release();
+    return old;
+}
+
+static inline pl_rwblk_t *pl_rw_blk(pthread_rwlock_t *rw)
+{
+    pl_rwblk_t *b = clof_atomicptr_read_acq(pl_rw_slot(rw));
+    if (CLOF_LIKELY(b != NULL))
+        return b;
+    return pl_rw_install(rw);
+}
+
+/* ---- the operations ------------------------------------------------------------------ */
+
+/* abs on clock clk (glibc's two) -> a deadline on clof_now_ns's clock
+ * (CLOCK_MONOTONIC).  EINVAL for what glibc refuses, before any try. */
+static int pl_rw_deadline(clockid_t clk, const struct timespec *abs, uint64_t *deadline)
+{
+    if ((clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC) || abs == NULL || !pl_ts_valid(abs))
+        return EINVAL;
+    struct timespec now;
+    clock_gettime(clk, &now);
+    int64_t left = ((int64_t)abs->tv_sec - (int64_t)now.tv_sec) * 1000000000LL +
+                   ((int64_t)abs->tv_nsec - (int64_t)now.tv_nsec);
+    *deadline = left <= 0 ? 0 : clof_now_ns() + (uint64_t)left;
+    return 0;
+}
+
+/* mode: 0 blocking, 1 try, 2 timed (deadline) */
+static inline int pl_rw_rd(pthread_rwlock_t *rw, int mode, uint64_t deadline)
+{
+    pl_rwblk_t *b = pl_rw_blk(rw);
+    if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&b->wowner) == (uint32_t)pl_tid()))
+        return mode == 1 ? EBUSY : EDEADLK;
+    pl_rwrec_t *r = pl_rw_rec_get();
+    bool ok = true;
+    if (mode == 0)
+        pl_rw->ra(&b->lk, &r->ctx);
+    else if (mode == 1)
+        ok = pl_rw->rt(&b->lk, &r->ctx);
+    else
+        ok = pl_rw->ru(&b->lk, &r->ctx, deadline);
+    if (CLOF_UNLIKELY(!ok)) {
+        pl_rw_rec_put(r);
+        PL_RW_COUNT(*(mode == 1 ? &pl_rw_n_busy : &pl_rw_n_timeouts));
+        return mode == 1 ? EBUSY : ETIMEDOUT;
+    }
+    r->blk = b;
+    r->next = pl_rw_held;
+    pl_rw_held = r;
+    PL_RW_COUNT(pl_rw_n_rd);
+    return 0;
+}
+
+static inline int pl_rw_wr(pthread_rwlock_t *rw, int mode, uint64_t deadline)
+{
+    pl_rwblk_t *b = pl_rw_blk(rw);
+    int32_t me = pl_tid();
+    if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&b->wowner) == (uint32_t)me))
+        return mode == 1 ? EBUSY : EDEADLK;
+    pl_rwrec_t *r = pl_rw_rec_get();
+    bool ok = true;
+    if (mode == 0)
+        pl_rw->wa(&b->lk, &r->ctx);
+    else if (mode == 1)
+        ok = pl_rw->wt(&b->lk, &r->ctx);
+    else
+        ok = pl_rw->wu(&b->lk, &r->ctx, deadline);
+    if (CLOF_UNLIKELY(!ok)) {
+        pl_rw_rec_put(r);
+        PL_RW_COUNT(*(mode == 1 ? &pl_rw_n_busy : &pl_rw_n_timeouts));
+        return mode == 1 ? EBUSY : ETIMEDOUT;
+    }
+    b->wrec = r;
+    clof_atomic32_write_rlx(&b->wowner, (uint32_t)me);
+    PL_RW_COUNT(pl_rw_n_wr);
+    return 0;
+}
+
+PL_EXPORT int pl_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockattr_t *a)
+{
+    if (!pl_rw_ready())
+        return pl_rwreal.init ? pl_rwreal.init(rw, a) : 0;
+    int kind = PTHREAD_RWLOCK_DEFAULT_NP;
+    if (a != NULL) {
+        int v;
+        if (pthread_rwlockattr_getpshared(a, &v) == 0 && v == PTHREAD_PROCESS_SHARED)
+            return pl_rwreal.init(rw, a);
+        if (pthread_rwlockattr_getkind_np(a, &kind) != 0)
+            return EINVAL;
+    }
+    memset(rw, 0, sizeof *rw);
+    rw->__data.__flags = (__typeof__(rw->__data.__flags))kind;
+    return 0;
+}
+
+PL_EXPORT int pl_rwlock_destroy(pthread_rwlock_t *rw)
+{
+    if (!pl_rw_ready() || pl_rw_is_glibcs(rw))
+        return pl_rwreal.destroy ? pl_rwreal.destroy(rw) : 0;
+    pl_rwblk_t *b = clof_atomicptr_xchg(pl_rw_slot(rw), NULL);
+    if (b != NULL) {
+        pl_rw_glock_acquire();
+        b->next_free = pl_rw_free_blks;
+        pl_rw_free_blks = b;
+        pl_rw_glock_release();
+    }
+    return 0;
+}
+
+PL_EXPORT int pl_rwlock_rdlock(pthread_rwlock_t *rw)
+{
+    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
+        return pl_rwreal.rdlock ? pl_rwreal.rdlock(rw) : 0;
+    return pl_rw_rd(rw, 0, 0);
+}
+
+PL_EXPORT int pl_rwlock_tryrdlock(pthread_rwlock_t *rw)
+{
+    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
+        return pl_rwreal.tryrdlock ? pl_rwreal.tryrdlock(rw) : 0;
+    return pl_rw_rd(rw, 1, 0);
+}
+
+PL_EXPORT int pl_rwlock_wrlock(pthread_rwlock_t *rw)
+{
+    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
+        return pl_rwreal.wrlock ? pl_rwreal.wrlock(rw) : 0;
+    return pl_rw_wr(rw, 0, 0);
+}
+
+PL_EXPORT int pl_rwlock_trywrlock(pthread_rwlock_t *rw)
+{
+    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
+        return pl_rwreal.trywrlock ? pl_rwreal.trywrlock(rw) : 0;
+    return pl_rw_wr(rw, 1, 0);
+}
+
+PL_EXPORT int pl_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clk,
+                                    const struct timespec *abs)
+{
+    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
+        return pl_rwreal.clockrdlock ? pl_rwreal.clockrdlock(rw, clk, abs) : EINVAL;
+    uint64_t d;
+    int e = pl_rw_deadline(clk, abs, &d);
+    if (e != 0)
+        return e;
+    PL_RW_COUNT(pl_rw_n_timed);
+    return pl_rw_rd(rw, 2, d);
+}
+
+PL_EXPORT int pl_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clk,
+                                    const struct timespec *abs)
+{
+    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
+        return pl_rwreal.clockwrlock ? pl_rwreal.clockwrlock(rw, clk, abs) : EINVAL;
+    uint64_t d;
+    int e = pl_rw_deadline(clk, abs, &d);
+    if (e != 0)
+        return e;
+    PL_RW_COUNT(pl_rw_n_timed);
+    return pl_rw_wr(rw, 2, d);
+}
+
+PL_EXPORT int pl_rwlock_timedrdlock(pthread_rwlock_t *rw, const struct timespec *abs)
+{
+    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
+        return pl_rwreal.timedrdlock ? pl_rwreal.timedrdlock(rw, abs) : EINVAL;
+    return pl_rwlock_clockrdlock(rw, CLOCK_REALTIME, abs);
+}
+
+PL_EXPORT int pl_rwlock_timedwrlock(pthread_rwlock_t *rw, const struct timespec *abs)
+{
+    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
+        return pl_rwreal.timedwrlock ? pl_rwreal.timedwrlock(rw, abs) : EINVAL;
+    return pl_rwlock_clockwrlock(rw, CLOCK_REALTIME, abs);
+}
+
+PL_EXPORT int pl_rwlock_unlock(pthread_rwlock_t *rw)
+{
+    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
+        return pl_rwreal.unlock ? pl_rwreal.unlock(rw) : 0;
+    pl_rwblk_t *b = clof_atomicptr_read_acq(pl_rw_slot(rw));
+    if (CLOF_UNLIKELY(b == NULL))
+        return EPERM;
+    if (clof_atomic32_read_rlx(&b->wowner) == (uint32_t)pl_tid()) {
+        pl_rwrec_t *r = b->wrec;
+        b->wrec = NULL;
+        clof_atomic32_write_rlx(&b->wowner, 0);
+        pl_rw->wr(&b->lk, &r->ctx);
+        pl_rw_rec_put(r);
+        return 0;
+    }
+    pl_rwrec_t **pp = &pl_rw_held;
+    for (pl_rwrec_t *r = *pp; r != NULL; pp = &r->next, r = *pp) {
+        if (r->blk == b) {
+            *pp = r->next;
+            pl_rw->rr(&b->lk, &r->ctx);
+            pl_rw_rec_put(r);
+            return 0;
+        }
+    }
+    return EPERM; /* not held by this thread */
+}
+
+#if defined(PL_GLIBC_BASE)
+#define PL_RW_ALIAS(to, from)                                                  \
+    extern __typeof__(from) to __attribute__((alias(#from), visibility("default")));
+PL_RW_ALIAS(pl_rwlock_init_b, pl_rwlock_init)
+PL_RW_ALIAS(pl_rwlock_destroy_b, pl_rwlock_destroy)
+PL_RW_ALIAS(pl_rwlock_rdlock_b, pl_rwlock_rdlock)
+PL_RW_ALIAS(pl_rwlock_wrlock_b, pl_rwlock_wrlock)
+PL_RW_ALIAS(pl_rwlock_tryrdlock_b, pl_rwlock_tryrdlock)
+PL_RW_ALIAS(pl_rwlock_trywrlock_b, pl_rwlock_trywrlock)
+PL_RW_ALIAS(pl_rwlock_timedrdlock_b, pl_rwlock_timedrdlock)
+PL_RW_ALIAS(pl_rwlock_timedwrlock_b, pl_rwlock_timedwrlock)
+PL_RW_ALIAS(pl_rwlock_unlock_b, pl_rwlock_unlock)
+PL_RW_ALIAS(pl_rwlock_clockrdlock_230, pl_rwlock_clockrdlock)
+PL_RW_ALIAS(pl_rwlock_clockwrlock_230, pl_rwlock_clockwrlock)
+PL_RW_ALIAS(pl_rwlock_init_c, pl_rwlock_init)
+PL_RW_ALIAS(pl_rwlock_destroy_c, pl_rwlock_destroy)
+PL_RW_ALIAS(pl_rwlock_rdlock_c, pl_rwlock_rdlock)
+PL_RW_ALIAS(pl_rwlock_wrlock_c, pl_rwlock_wrlock)
+PL_RW_ALIAS(pl_rwlock_tryrdlock_c, pl_rwlock_tryrdlock)
+PL_RW_ALIAS(pl_rwlock_trywrlock_c, pl_rwlock_trywrlock)
+PL_RW_ALIAS(pl_rwlock_unlock_c, pl_rwlock_unlock)
+/* every version glibc has, its default (2.34) as default; the __ names are
+ * glibc < 2.34's exports that old binaries may call */
+#define PL_RW_V2(f)                                                            \
+    ".symver pl_rwlock_" #f ", pthread_rwlock_" #f "@@GLIBC_2.34\n"            \
+    ".symver pl_rwlock_" #f "_b, pthread_rwlock_" #f "@" PL_GLIBC_BASE "\n"
+#define PL_RW_OLD(f) ".symver pl_rwlock_" #f "_c, __pthread_rwlock_" #f "@" PL_GLIBC_BASE "\n"
+__asm__(PL_RW_V2(init) PL_RW_V2(destroy) PL_RW_V2(rdlock) PL_RW_V2(wrlock)
+        PL_RW_V2(tryrdlock) PL_RW_V2(trywrlock) PL_RW_V2(timedrdlock)
+        PL_RW_V2(timedwrlock) PL_RW_V2(unlock)
+        ".symver pl_rwlock_clockrdlock, pthread_rwlock_clockrdlock@@GLIBC_2.34\n"
+        ".symver pl_rwlock_clockrdlock_230, pthread_rwlock_clockrdlock@GLIBC_2.30\n"
+        ".symver pl_rwlock_clockwrlock, pthread_rwlock_clockwrlock@@GLIBC_2.34\n"
+        ".symver pl_rwlock_clockwrlock_230, pthread_rwlock_clockwrlock@GLIBC_2.30\n"
+        PL_RW_OLD(init) PL_RW_OLD(destroy) PL_RW_OLD(rdlock) PL_RW_OLD(wrlock)
+        PL_RW_OLD(tryrdlock) PL_RW_OLD(trywrlock) PL_RW_OLD(unlock));
+#else
+#define PL_RW_UNV(f)                                                           \
+    extern __typeof__(pl_rwlock_##f) pthread_rwlock_##f                        \
+        __attribute__((alias("pl_rwlock_" #f), visibility("default")));
+PL_RW_UNV(init)
+PL_RW_UNV(destroy)
+PL_RW_UNV(rdlock)
+PL_RW_UNV(wrlock)
+PL_RW_UNV(tryrdlock)
+PL_RW_UNV(trywrlock)
+PL_RW_UNV(timedrdlock)
+PL_RW_UNV(timedwrlock)
+PL_RW_UNV(clockrdlock)
+PL_RW_UNV(clockwrlock)
+PL_RW_UNV(unlock)
+#endif
+
+/* ---- introspection (clof_preload.h) ------------------------------------------------ */
+PL_EXPORT const char *clof_preload_rwlock(void)
+{
+    if (!pl_rw_ready())
+        return "glibc";
+    return pl_rw->name;
+}
+
+PL_EXPORT int clof_preload_rwlock_held(const pthread_rwlock_t *rw)
+{
+    if (!pl_rw_ready() || pl_rw_is_glibcs(rw))
+        return 0;
+    pl_rwblk_t *b = clof_atomicptr_read_acq(pl_rw_slot((pthread_rwlock_t *)(uintptr_t)rw));
+    if (b == NULL)
+        return 0;
+    if (clof_atomic32_read_rlx(&b->wowner) != 0)
+        return 1;
+    for (pl_rwrec_t *r = pl_rw_held; r != NULL; r = r->next)
+        if (r->blk == b)
+            return 1;
+    /* read holds of other threads: the lock's own state is not uniform
+     * across the algorithms; a write try tells */
+    pl_rwrec_t *r = pl_rw_rec_get();
+    bool free_ = pl_rw->wt(&b->lk, &r->ctx);
+    if (free_)
+        pl_rw->wr(&b->lk, &r->ctx);
+    pl_rw_rec_put(r);
+    return free_ ? 0 : 1;
+}

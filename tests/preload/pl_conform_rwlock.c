@@ -1,0 +1,459 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pl_conform_rwlock -- conformance of pthread_rwlock_* under
+ * libclof-preload.so (src/preload/pl_rwlock.c, docs/rwlocks.md).
+ *
+ *   LD_PRELOAD=.../libclof-preload.so CLOF_RWLOCK=<name> pl_conform_rwlock TEST
+ *
+ * An ordinary pthread program.  Every test first checks through the
+ * library's introspection (dlsym: clof_preload_rwlock) that the library is
+ * loaded and runs the rwlock CLOF_RWLOCK names (`glibc`: glibc's, the same
+ * tests then check that they describe glibc's behaviour).  Tests:
+ *   mix        8 threads (more than cpus), static and init'ed rwlocks, 1 in 5
+ *              operations a write, tries and timed ones mixed in: a writer
+ *              is alone, a reader sees no writer and consistent data
+ *   readers    4 readers inside at once (a barrier inside the read hold)
+ *   errors     glibc's answers: EDEADLK (rdlock/wrlock/timed by the
+ *              writer), EBUSY (tries by the writer, trywrlock beside a
+ *              reader, tries under another thread's write lock), EINVAL
+ *              (bad tv_nsec, bad clock) before any try, ETIMEDOUT after the
+ *              deadline (and not before), a past deadline on a free lock
+ *              succeeds
+ *   recursive  default kind: a thread holding a read lock reads again while
+ *              a writer waits (no deadlock), the writer gets in after
+ *   wpref      PREFER_WRITER_NONRECURSIVE_NP (attribute and static
+ *              initializer): while a writer waits, tryrdlock is EBUSY
+ *   pshared    a process-shared rwlock is glibc's (not held through clof),
+ *              and works between a parent and a child
+ *   lifetimes  10^4 init/use/destroy cycles (blocks reused), 100 threads
+ *   oldabi     the __pthread_rwlock_* of glibc < 2.34 (dlvsym, base
+ *              version) reach the library
+ * Exit 0 pass, 1 fail; a watchdog turns a hang into a failure.
+ */
+#define _GNU_SOURCE 1
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/clof_test.h"
+#include "clof_preload.h"
+
+static const char *expect_name;
+static clof_preload_rwlock_held_fn held_fn;
+static bool glibc_mode;
+
+static void check_loaded(void)
+{
+    clof_preload_rwlock_fn f = (clof_preload_rwlock_fn)dlsym(RTLD_DEFAULT, "clof_preload_rwlock");
+    held_fn = (clof_preload_rwlock_held_fn)dlsym(RTLD_DEFAULT, "clof_preload_rwlock_held");
+    if (f == NULL || held_fn == NULL)
+        clof_test_fail("libclof-preload.so is not loaded (LD_PRELOAD)");
+    const char *name = f();
+    const char *want = getenv("CLOF_RWLOCK");
+    if (want != NULL && want[0] != 0)
+        CLOF_TEST_CHECK(!strcmp(name, want), "runs rwlock %s, CLOF_RWLOCK=%s", name, want);
+    expect_name = name;
+    glibc_mode = !strcmp(name, "glibc");
+}
+
+static struct timespec after_ms(clockid_t clk, long ms)
+{
+    struct timespec t;
+    clock_gettime(clk, &t);
+    t.tv_nsec += (ms % 1000) * 1000000L;
+    t.tv_sec += ms / 1000 + t.tv_nsec / 1000000000L;
+    t.tv_nsec %= 1000000000L;
+    return t;
+}
+
+static uint64_t mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* ---- mix ---- */
+#define LINES 4
+static clof_test_line_t lines[LINES];
+static int writers_in, readers_in;
+static uint64_t writes_done;
+static pthread_rwlock_t rw_static = PTHREAD_RWLOCK_INITIALIZER;
+static pthread_rwlock_t rw_init;
+static pthread_rwlock_t *mix_lock;
+
+static void write_section(void)
+{
+    CLOF_TEST_CHECK(__atomic_fetch_add(&writers_in, 1, __ATOMIC_SEQ_CST) == 0, "two writers inside");
+    CLOF_TEST_CHECK(__atomic_load_n(&readers_in, __ATOMIC_SEQ_CST) == 0, "a writer beside readers");
+    clof_test_critical(lines, LINES, 1);
+    __atomic_fetch_add(&writes_done, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_sub(&writers_in, 1, __ATOMIC_SEQ_CST);
+}
+
+static void read_section(void)
+{
+    __atomic_fetch_add(&readers_in, 1, __ATOMIC_SEQ_CST);
+    CLOF_TEST_CHECK(__atomic_load_n(&writers_in, __ATOMIC_SEQ_CST) == 0, "a reader beside a writer");
+    uint64_t v0 = lines[0].v;
+    if ((v0 & 7) == 0)
+        sched_yield();
+    for (int k = 1; k < LINES; k++)
+        CLOF_TEST_CHECK(lines[k].v == v0, "a reader saw a half-done write");
+    __atomic_fetch_sub(&readers_in, 1, __ATOMIC_SEQ_CST);
+}
+
+static void *mix_thread(void *arg)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull * ((uintptr_t)arg + 1);
+    for (int i = 0; i < 3000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        bool write = x % 100 < 20;
+        unsigned how = (unsigned)(x >> 32) % 8;
+        int e;
+        struct timespec d = after_ms(how == 1 ? CLOCK_REALTIME : CLOCK_MONOTONIC, 1);
+        if (write) {
+            e = how == 0   ? pthread_rwlock_trywrlock(mix_lock)
+                : how == 1 ? pthread_rwlock_timedwrlock(mix_lock, &d)
+                : how == 2 ? pthread_rwlock_clockwrlock(mix_lock, CLOCK_MONOTONIC, &d)
+                           : pthread_rwlock_wrlock(mix_lock);
+            CLOF_TEST_CHECK(e == 0 || e == EBUSY || e == ETIMEDOUT, "wrlock: %d", e);
+            if (e == 0) {
+                write_section();
+                CLOF_TEST_CHECK(pthread_rwlock_unlock(mix_lock) == 0, "unlock");
+            }
+        } else {
+            e = how == 0   ? pthread_rwlock_tryrdlock(mix_lock)
+                : how == 1 ? pthread_rwlock_timedrdlock(mix_lock, &d)
+                : how == 2 ? pthread_rwlock_clockrdlock(mix_lock, CLOCK_MONOTONIC, &d)
+                           : pthread_rwlock_rdlock(mix_lock);
+            CLOF_TEST_CHECK(e == 0 || e == EBUSY || e == ETIMEDOUT, "rdlock: %d", e);
+            if (e == 0) {
+                read_section();
+                CLOF_TEST_CHECK(pthread_rwlock_unlock(mix_lock) == 0, "unlock");
+            }
+        }
+    }
+    return NULL;
+}
+
+static void run(void *(*fn)(void *), int n)
+{
+    pthread_t t[128];
+    for (int i = 0; i < n; i++)
+        CLOF_TEST_CHECK(pthread_create(&t[i], NULL, fn, (void *)(uintptr_t)i) == 0, "pthread_create");
+    for (int i = 0; i < n; i++)
+        pthread_join(t[i], NULL);
+}
+
+static void test_mix(void)
+{
+    pthread_rwlock_t *locks[2] = {&rw_static, &rw_init};
+    CLOF_TEST_CHECK(pthread_rwlock_init(&rw_init, NULL) == 0, "init");
+    for (int k = 0; k < 2; k++) {
+        mix_lock = locks[k];
+        memset(lines, 0, sizeof lines);
+        writes_done = 0;
+        run(mix_thread, 8);
+        CLOF_TEST_CHECK(lines[0].v == writes_done && writes_done > 0, "writes %llu, lines %llu",
+                        (unsigned long long)writes_done, (unsigned long long)lines[0].v);
+    }
+    CLOF_TEST_CHECK(pthread_rwlock_destroy(&rw_init) == 0, "destroy");
+}
+
+/* ---- readers together ---- */
+static pthread_barrier_t bar;
+static void *reader_thread(void *arg)
+{
+    (void)arg;
+    CLOF_TEST_CHECK(pthread_rwlock_rdlock(&rw_static) == 0, "rdlock");
+    if (!glibc_mode)
+        CLOF_TEST_CHECK(held_fn(&rw_static), "a read hold not through clof");
+    pthread_barrier_wait(&bar);
+    CLOF_TEST_CHECK(pthread_rwlock_unlock(&rw_static) == 0, "unlock");
+    return NULL;
+}
+static void test_readers(void)
+{
+    pthread_barrier_init(&bar, NULL, 4);
+    run(reader_thread, 4);
+}
+
+/* ---- a helper thread that does one operation ---- */
+static pthread_rwlock_t *h_lock;
+static int h_op, h_result, h_state;
+static void *h_thread(void *arg)
+{
+    (void)arg;
+    __atomic_store_n(&h_state, 1, __ATOMIC_SEQ_CST);
+    struct timespec d = after_ms(CLOCK_REALTIME, 50);
+    int e = 0;
+    switch (h_op) {
+    case 0: e = pthread_rwlock_wrlock(h_lock); break;
+    case 1: e = pthread_rwlock_tryrdlock(h_lock); break;
+    case 2: e = pthread_rwlock_trywrlock(h_lock); break;
+    case 3: e = pthread_rwlock_timedrdlock(h_lock, &d); break;
+    case 4: e = pthread_rwlock_timedwrlock(h_lock, &d); break;
+    default: e = pthread_rwlock_rdlock(h_lock); break;
+    }
+    if (e == 0) {
+        if (h_op == 0 || h_op == 2 || h_op == 4)
+            write_section();
+        pthread_rwlock_unlock(h_lock);
+    }
+    h_result = e;
+    __atomic_store_n(&h_state, 2, __ATOMIC_SEQ_CST);
+    return NULL;
+}
+static pthread_t h_start(pthread_rwlock_t *l, int op, bool wait_in)
+{
+    pthread_t t;
+    h_lock = l, h_op = op, h_state = 0;
+    CLOF_TEST_CHECK(pthread_create(&t, NULL, h_thread, NULL) == 0, "pthread_create");
+    while (__atomic_load_n(&h_state, __ATOMIC_SEQ_CST) == 0)
+        sched_yield();
+    if (wait_in) {
+        struct timespec s = {0, 50 * 1000 * 1000};
+        nanosleep(&s, NULL);
+    }
+    return t;
+}
+static int h_do(pthread_rwlock_t *l, int op)
+{
+    pthread_t t = h_start(l, op, false);
+    pthread_join(t, NULL);
+    return h_result;
+}
+
+static void test_errors(void)
+{
+    pthread_rwlock_t l;
+    CLOF_TEST_CHECK(pthread_rwlock_init(&l, NULL) == 0, "init");
+    struct timespec bad = after_ms(CLOCK_REALTIME, 10);
+    bad.tv_nsec = 1000000000L;
+    CLOF_TEST_CHECK(pthread_rwlock_timedrdlock(&l, &bad) == EINVAL, "timedrdlock bad nsec");
+    CLOF_TEST_CHECK(pthread_rwlock_timedwrlock(&l, &bad) == EINVAL, "timedwrlock bad nsec");
+    struct timespec ok = after_ms(CLOCK_MONOTONIC, 10);
+    CLOF_TEST_CHECK(pthread_rwlock_clockrdlock(&l, CLOCK_PROCESS_CPUTIME_ID, &ok) == EINVAL,
+                    "clockrdlock bad clock");
+    CLOF_TEST_CHECK(pthread_rwlock_clockwrlock(&l, CLOCK_PROCESS_CPUTIME_ID, &ok) == EINVAL,
+                    "clockwrlock bad clock");
+    struct timespec past = {1, 0};
+    CLOF_TEST_CHECK(pthread_rwlock_timedwrlock(&l, &past) == 0, "timedwrlock past, free lock");
+    if (!glibc_mode)
+        CLOF_TEST_CHECK(held_fn(&l), "write hold not through clof");
+    CLOF_TEST_CHECK(pthread_rwlock_rdlock(&l) == EDEADLK, "rdlock by the writer");
+    CLOF_TEST_CHECK(pthread_rwlock_wrlock(&l) == EDEADLK, "wrlock by the writer");
+    struct timespec t10 = after_ms(CLOCK_REALTIME, 10);
+    CLOF_TEST_CHECK(pthread_rwlock_timedwrlock(&l, &t10) == EDEADLK, "timedwrlock by the writer");
+    CLOF_TEST_CHECK(pthread_rwlock_timedrdlock(&l, &t10) == EDEADLK, "timedrdlock by the writer");
+    CLOF_TEST_CHECK(pthread_rwlock_trywrlock(&l) == EBUSY, "trywrlock by the writer");
+    CLOF_TEST_CHECK(pthread_rwlock_tryrdlock(&l) == EBUSY, "tryrdlock by the writer");
+    CLOF_TEST_CHECK(h_do(&l, 1) == EBUSY, "tryrdlock under a writer");
+    CLOF_TEST_CHECK(h_do(&l, 2) == EBUSY, "trywrlock under a writer");
+    uint64_t t0 = mono_ns();
+    CLOF_TEST_CHECK(h_do(&l, 3) == ETIMEDOUT, "timedrdlock under a writer");
+    CLOF_TEST_CHECK(mono_ns() - t0 >= 45000000ull, "timedrdlock gave up early");
+    CLOF_TEST_CHECK(h_do(&l, 4) == ETIMEDOUT, "timedwrlock under a writer");
+    CLOF_TEST_CHECK(pthread_rwlock_unlock(&l) == 0, "unlock");
+    CLOF_TEST_CHECK(pthread_rwlock_rdlock(&l) == 0, "rdlock");
+    CLOF_TEST_CHECK(h_do(&l, 2) == EBUSY, "trywrlock beside a reader");
+    t0 = mono_ns();
+    CLOF_TEST_CHECK(h_do(&l, 4) == ETIMEDOUT, "timedwrlock beside a reader");
+    CLOF_TEST_CHECK(mono_ns() - t0 >= 45000000ull, "timedwrlock gave up early");
+    CLOF_TEST_CHECK(h_do(&l, 1) == 0, "tryrdlock beside a reader");
+    CLOF_TEST_CHECK(h_do(&l, 3) == 0, "timedrdlock beside a reader");
+    CLOF_TEST_CHECK(pthread_rwlock_unlock(&l) == 0, "unlock");
+    CLOF_TEST_CHECK(h_do(&l, 2) == 0, "trywrlock on a free lock");
+    CLOF_TEST_CHECK(pthread_rwlock_destroy(&l) == 0, "destroy");
+}
+
+static void test_recursive(void)
+{
+    pthread_rwlock_t l;
+    pthread_rwlockattr_t a;
+    pthread_rwlockattr_init(&a);
+    pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_READER_NP);
+    for (int k = 0; k < 3; k++) { /* static, NULL attr, reader kind */
+        pthread_rwlock_t s = PTHREAD_RWLOCK_INITIALIZER;
+        if (k == 0)
+            l = s;
+        else
+            CLOF_TEST_CHECK(pthread_rwlock_init(&l, k == 1 ? NULL : &a) == 0, "init");
+        writes_done = 0;
+        CLOF_TEST_CHECK(pthread_rwlock_rdlock(&l) == 0, "rdlock");
+        pthread_t w = h_start(&l, 0, true); /* a writer that waits */
+        CLOF_TEST_CHECK(__atomic_load_n(&h_state, __ATOMIC_SEQ_CST) == 1, "writer beside a reader");
+        CLOF_TEST_CHECK(pthread_rwlock_rdlock(&l) == 0, "recursive rdlock");
+        CLOF_TEST_CHECK(pthread_rwlock_tryrdlock(&l) == 0, "recursive tryrdlock");
+        CLOF_TEST_CHECK(pthread_rwlock_unlock(&l) == 0, "unlock");
+        CLOF_TEST_CHECK(pthread_rwlock_unlock(&l) == 0, "unlock");
+        CLOF_TEST_CHECK(__atomic_load_n(&h_state, __ATOMIC_SEQ_CST) == 1, "writer beside a reader");
+        CLOF_TEST_CHECK(pthread_rwlock_unlock(&l) == 0, "unlock");
+        pthread_join(w, NULL);
+        CLOF_TEST_CHECK(h_result == 0 && writes_done == 1, "the writer did not write");
+        if (k > 0)
+            pthread_rwlock_destroy(&l);
+    }
+}
+
+static int try_result;
+static void *try_thread(void *arg)
+{
+    try_result = pthread_rwlock_tryrdlock((pthread_rwlock_t *)arg);
+    if (try_result == 0)
+        pthread_rwlock_unlock((pthread_rwlock_t *)arg);
+    return NULL;
+}
+
+static void test_wpref(void)
+{
+    pthread_rwlock_t l;
+    pthread_rwlockattr_t a;
+    pthread_rwlockattr_init(&a);
+    pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    for (int k = 0; k < 2; k++) { /* static initializer, attribute */
+        pthread_rwlock_t s = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+        if (k == 0)
+            l = s;
+        else
+            CLOF_TEST_CHECK(pthread_rwlock_init(&l, &a) == 0, "init");
+        writes_done = 0;
+        CLOF_TEST_CHECK(pthread_rwlock_rdlock(&l) == 0, "rdlock");
+        pthread_t w = h_start(&l, 0, true); /* a writer that waits */
+        pthread_t t;
+        CLOF_TEST_CHECK(pthread_create(&t, NULL, try_thread, &l) == 0, "pthread_create");
+        pthread_join(t, NULL);
+        CLOF_TEST_CHECK(try_result == EBUSY, "tryrdlock while a writer waits: %d, not EBUSY",
+                        try_result);
+        CLOF_TEST_CHECK(pthread_rwlock_unlock(&l) == 0, "unlock");
+        pthread_join(w, NULL);
+        CLOF_TEST_CHECK(h_result == 0 && writes_done == 1, "the writer did not write");
+        CLOF_TEST_CHECK(pthread_create(&t, NULL, try_thread, &l) == 0, "pthread_create");
+        pthread_join(t, NULL);
+        CLOF_TEST_CHECK(try_result == 0, "tryrdlock after the writer: %d", try_result);
+        if (k > 0)
+            pthread_rwlock_destroy(&l);
+    }
+}
+
+static void test_pshared(void)
+{
+    pthread_rwlock_t *l = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    CLOF_TEST_CHECK(l != MAP_FAILED, "mmap");
+    pthread_rwlockattr_t a;
+    pthread_rwlockattr_init(&a);
+    pthread_rwlockattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    CLOF_TEST_CHECK(pthread_rwlock_init(l, &a) == 0, "init pshared");
+    CLOF_TEST_CHECK(pthread_rwlock_wrlock(l) == 0, "wrlock");
+    CLOF_TEST_CHECK(!held_fn(l), "a process-shared rwlock held through clof");
+    pid_t p = fork();
+    if (p == 0) {
+        int e = pthread_rwlock_tryrdlock(l); /* the parent writes */
+        if (e != EBUSY)
+            _exit(3);
+        if (pthread_rwlock_rdlock(l) != 0) /* waits for the parent */
+            _exit(4);
+        pthread_rwlock_unlock(l);
+        _exit(0);
+    }
+    struct timespec s = {0, 50 * 1000 * 1000};
+    nanosleep(&s, NULL);
+    CLOF_TEST_CHECK(pthread_rwlock_unlock(l) == 0, "unlock");
+    int st;
+    waitpid(p, &st, 0);
+    CLOF_TEST_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child: status %d", st);
+    CLOF_TEST_CHECK(pthread_rwlock_destroy(l) == 0, "destroy");
+}
+
+static void *life_thread(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 100; i++) {
+        pthread_rwlock_t l;
+        CLOF_TEST_CHECK(pthread_rwlock_init(&l, NULL) == 0, "init");
+        CLOF_TEST_CHECK(pthread_rwlock_rdlock(&l) == 0, "rdlock");
+        CLOF_TEST_CHECK(pthread_rwlock_unlock(&l) == 0, "unlock");
+        CLOF_TEST_CHECK(pthread_rwlock_wrlock(&l) == 0, "wrlock");
+        CLOF_TEST_CHECK(pthread_rwlock_unlock(&l) == 0, "unlock");
+        CLOF_TEST_CHECK(pthread_rwlock_destroy(&l) == 0, "destroy");
+    }
+    return NULL;
+}
+static void test_lifetimes(void)
+{
+    for (int r = 0; r < 25; r++)
+        run(life_thread, 4); /* 100 threads, 10^4 lifetimes */
+}
+
+static void test_oldabi(void)
+{
+    if (glibc_mode) {
+        printf("skip: oldabi checks the library's symbols\n");
+        return;
+    }
+    const char *base =
+#if defined(__x86_64__)
+        "GLIBC_2.2.5";
+#elif defined(__aarch64__)
+        "GLIBC_2.17";
+#else
+        NULL;
+#endif
+    if (base == NULL)
+        return;
+    int (*wr)(pthread_rwlock_t *) = (int (*)(pthread_rwlock_t *))dlvsym(RTLD_DEFAULT, "__pthread_rwlock_wrlock", base);
+    int (*un)(pthread_rwlock_t *) = (int (*)(pthread_rwlock_t *))dlvsym(RTLD_DEFAULT, "__pthread_rwlock_unlock", base);
+    int (*rd)(pthread_rwlock_t *) = (int (*)(pthread_rwlock_t *))dlvsym(RTLD_DEFAULT, "pthread_rwlock_rdlock", base);
+    CLOF_TEST_CHECK(wr && un && rd, "old versions not found");
+    pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
+    CLOF_TEST_CHECK(wr(&l) == 0 && held_fn(&l), "__pthread_rwlock_wrlock@%s is not clof's", base);
+    CLOF_TEST_CHECK(un(&l) == 0 && !held_fn(&l), "__pthread_rwlock_unlock@%s", base);
+    CLOF_TEST_CHECK(rd(&l) == 0 && held_fn(&l), "pthread_rwlock_rdlock@%s is not clof's", base);
+    CLOF_TEST_CHECK(un(&l) == 0, "unlock");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: pl_conform_rwlock TEST\n");
+        return 2;
+    }
+    clof_test_name("rwlock %s (CLOF_RWLOCK=%s)", argv[1],
+                   getenv("CLOF_RWLOCK") ? getenv("CLOF_RWLOCK") : "");
+    clof_test_watchdog(60, 1, NULL);
+    check_loaded();
+    const char *t = argv[1];
+    if (!strcmp(t, "mix"))
+        test_mix();
+    else if (!strcmp(t, "readers"))
+        test_readers();
+    else if (!strcmp(t, "errors"))
+        test_errors();
+    else if (!strcmp(t, "recursive"))
+        test_recursive();
+    else if (!strcmp(t, "wpref"))
+        test_wpref();
+    else if (!strcmp(t, "pshared"))
+        test_pshared();
+    else if (!strcmp(t, "lifetimes"))
+        test_lifetimes();
+    else if (!strcmp(t, "oldabi"))
+        test_oldabi();
+    else {
+        fprintf(stderr, "pl_conform_rwlock: unknown test '%s'\n", t);
+        return 2;
+    }
+    printf("ok %s (rwlock %s)\n", t, expect_name);
+    return 0;
+}
