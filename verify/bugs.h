@@ -48,6 +48,11 @@ static const vc_bug_t vc_bugs[] = {
      "a relaxed store: its locked = 1 may follow the hand-over's locked = 0 "
      "in mo (the S shape), and it waits forever",
      VC_STORE, VC_REL, VC_RLX, NULL, "clof_mcs_enqueue_", 1},
+    {"rw-wactive-release", "rw.cohort.wp",
+     "cohort RW lock whose writer raises wactive with a release store instead "
+     "of seq_cst: the Dekker pair with the readers' arrival breaks (a reader "
+     "and the writer each miss the other)",
+     VC_STORE, VC_SEQ, VC_REL, NULL, "clof_rw_writer_enter_until_", 0},
     {NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0},
 };
 

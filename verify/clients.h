@@ -22,7 +22,7 @@
 
 typedef struct vc_client {
     const char *name;   /* "mcs", "hmcs3", "clof.mcs+ticket", ... */
-    const char *family; /* basic, numa, clof, regression, hmcs-variants,
+    const char *family; /* basic, numa, clof, rw, regression, hmcs-variants,
                            deep (not in CI) */
     const char *what;   /* one line */
     int nthreads;
@@ -47,6 +47,7 @@ extern const vc_client_t vc_clients_hmcs_fences[];
 extern const vc_client_t vc_clients_hmcs_amo[];
 extern const vc_client_t vc_clients_swapped[];
 extern const vc_client_t vc_clients_timed[];
+extern const vc_client_t vc_clients_rw[]; /* RW locks (clients_rw.c) */
 
 #ifdef CLOF_BACKEND_HEADER
 #include <clof/await.h>

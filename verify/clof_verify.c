@@ -873,6 +873,7 @@ int main(int argc, char **argv)
     collect(vc_clients_numa);
     collect(vc_clients_timed);
     collect(vc_clients_swapped);
+    collect(vc_clients_rw);
 #endif
 
     const char *sel[MAXSEL];

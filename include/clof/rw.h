@@ -13,6 +13,8 @@
  *                        must remember until its release (its indicator
  *                        slot, BRAVO's table entry)
  *   void clof_<name>_init(l, pref)           pref: CLOF_RW_PREF_*
+ *   void clof_<name>_set_pref(l, pref)       on an unlocked lock: change the
+ *                                            preference, keep the rest
  *   void clof_<name>_read_acquire(l, ctx)
  *   bool clof_<name>_read_tryacquire(l, ctx)
  *   bool clof_<name>_read_acquire_until(l, ctx, deadline_ns)
@@ -63,7 +65,7 @@
 #ifndef CLOF_RW_H
 #define CLOF_RW_H
 
-#include <clof/await.h>
+#include <clof/lock.h>
 #include <clof/topology.h>
 
 enum {
@@ -104,6 +106,20 @@ static inline uint32_t clof_rw_slot_of(uint32_t level)
     while (l + 1 < t->nlevels && t->level[l].kind < want)
         l++;
     return clof_topo_cohort(t, clof_current_cpu(), l) % CLOF_RW_SLOTS;
+}
+
+/* One waiting step until the word at a may differ from `seen`, by the
+ * deadline (false once it has passed).  Without a deadline it is the
+ * blocking await of await.h (a model checker then blocks the thread instead
+ * of exploring a spin loop). */
+static inline bool clof_rw_wait_change_until_(clof_wait_t *w, const clof_atomic32_t *a,
+                                              uint32_t seen, uint64_t deadline)
+{
+    if (deadline == CLOF_DEADLINE_NONE) {
+        (void)clof_atomic32_await_neq_rlx(a, seen);
+        return true;
+    }
+    return clof_atomic32_wait_until(w, a, seen, deadline);
 }
 
 /* Arrive: a seq_cst increment.  It is the first half of the Dekker pair
@@ -160,6 +176,10 @@ static inline bool clof_rw_ind_await_empty_until(clof_rw_ind_t *ri,
         uint32_t v = clof_atomic32_read(&ri->slot[i].n);
         if (v == 0)
             continue;
+        if (deadline == CLOF_DEADLINE_NONE) {
+            (void)clof_atomic32_await_eq(&ri->slot[i].n, 0);
+            continue;
+        }
         clof_wait_t w = CLOF_WAIT_INIT;
         while ((v = clof_atomic32_read(&ri->slot[i].n)) != 0)
             if (!clof_atomic32_wait_until(&w, &ri->slot[i].n, v, deadline))
@@ -193,7 +213,7 @@ static inline bool clof_rw_ind_await_empty_until(clof_rw_ind_t *ri,
             uint64_t cap_ = now_ + CLOF_RW_POLL_NS;                            \
             if (now_ == 0 || (deadline) < cap_)                                \
                 cap_ = (deadline);                                             \
-            (void)clof_atomic32_wait_until(&w_, word, seen_, cap_);            \
+            (void)clof_rw_wait_change_until_(&w_, word, seen_, cap_);          \
         }                                                                      \
         clof_wait_end(&w_);                                                    \
         ok_;                                                                   \

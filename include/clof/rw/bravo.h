@@ -185,6 +185,10 @@ static inline void clof_bravo_inhibit_(clof_bravo_bias_t *b, uint64_t start)
         clof_atomic32_write_rlx(&l->bias.rbias, 0);                            \
         clof_atomic64_write_rlx(&l->bias.inhibit_until, 0);                    \
     }                                                                          \
+    static inline void clof_##N##_set_pref(clof_##N##_t *l, uint32_t pref)     \
+    {                                                                          \
+        clof_##B##_set_pref(&l->base, pref);                                   \
+    }                                                                          \
     static inline bool clof_##N##_read_tryacquire(clof_##N##_t *l,             \
                                                   clof_##N##_ctx_t *c)         \
     {                                                                          \
@@ -242,7 +246,9 @@ static inline void clof_bravo_inhibit_(clof_bravo_bias_t *b, uint64_t start)
         clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
     {                                                                          \
         for (;;) {                                                             \
-            if (!clof_##B##_write_acquire_until(&l->base, &c->b, deadline))    \
+            if (deadline == CLOF_DEADLINE_NONE)                                \
+                clof_##B##_write_acquire(&l->base, &c->b);                     \
+            else if (!clof_##B##_write_acquire_until(&l->base, &c->b, deadline)) \
                 return false;                                                  \
             if (CLOF_LIKELY((clof_atomic32_read_rlx(&l->bias.rbias) |          \
                              clof_atomic32_read_rlx(&l->bias.draining)) == 0)) \

@@ -59,6 +59,11 @@ static inline void clof_rw_central_init(clof_rw_central_t *l, uint32_t pref)
     l->pref = pref;
 }
 
+static inline void clof_rw_central_set_pref(clof_rw_central_t *l, uint32_t pref)
+{
+    l->pref = pref;
+}
+
 /* The bits that keep a reader out. */
 static inline uint32_t clof_rw_central_rblock_(const clof_rw_central_t *l)
 {
@@ -97,7 +102,7 @@ static inline bool clof_rw_central_read_acquire_until(clof_rw_central_t *l,
             s = o;
             continue;
         }
-        if (!clof_atomic32_wait_until(&w, &l->word, s, deadline))
+        if (!clof_rw_wait_change_until_(&w, &l->word, s, deadline))
             return false;
         s = clof_atomic32_read_rlx(&l->word);
     }
@@ -158,7 +163,7 @@ static inline bool clof_rw_central_write_acquire_until(clof_rw_central_t *l,
             s = o;
             continue;
         }
-        if (!clof_atomic32_wait_until(&w, &l->word, s, deadline)) {
+        if (!clof_rw_wait_change_until_(&w, &l->word, s, deadline)) {
             /* give up: our WWAIT may be all that keeps readers waiting */
             (void)clof_atomic32_get_sub(&l->word, CLOF_RWC_WWAIT);
             clof_wake(&l->word._v);

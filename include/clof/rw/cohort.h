@@ -9,7 +9,9 @@
  * mutexes are -- and the readers register in a distributed reader indicator
  * (rw.h, clof_rw_ind_t: one counter per node or per cache group, each on
  * its own line).  A flag `wactive` (on its own line) says that the writer
- * that holds W is in or about to enter.  The three preferences of §3.2-3.4,
+ * that holds W is in or about to enter: it is a sequence, odd while raised,
+ * and only W's holder writes it (raise: +1, lower: +1), so a waiter for a
+ * change never misses a raise-and-lower in between (no ABA).  The three preferences of §3.2-3.4,
  * chosen per instance at init (rw.h):
  *
  *   neutral (C-RW-NP, §3.2)
@@ -60,8 +62,10 @@
  *   - depart is a release decrement (seq_cst under spin-park, the waking
  *     order) read by the writer's seq_cst (hence acquire) await of 0: the
  *     reader's section happens before the writer's;
- *   - wactive = 0 is a waking write (release), read by the reader's
- *     seq_cst check: the writer's section happens before the reader's.
+ *   - lowering wactive is a waking write (release), read by the reader's
+ *     seq_cst check: the writer's section happens before the reader's;
+ *     the holder's own read of wactive before it writes is relaxed (only
+ *     W's holders write it, W orders them).
  */
 #ifndef CLOF_RW_COHORT_H
 #define CLOF_RW_COHORT_H
@@ -83,10 +87,10 @@ static inline bool clof_rw_reader_try_(clof_rw_flag_t *f, clof_rw_ind_t *ri,
                                        uint32_t slot)
 {
     if (f->pref == CLOF_RW_PREF_WRITER &&
-        clof_atomic32_read_rlx(&f->wactive) != 0)
+        (clof_atomic32_read_rlx(&f->wactive) & 1) != 0)
         return false;
     clof_rw_ind_arrive(ri, slot);
-    if (clof_atomic32_read(&f->wactive) == 0)
+    if ((clof_atomic32_read(&f->wactive) & 1) == 0)
         return true;
     clof_rw_ind_depart(ri, slot);
     return false;
@@ -101,9 +105,9 @@ static inline bool clof_rw_reader_until_(clof_rw_flag_t *f, clof_rw_ind_t *ri,
         if (clof_rw_reader_try_(f, ri, slot))
             break;
         uint32_t seen = clof_atomic32_read_rlx(&f->wactive);
-        if (seen != 0 && !clof_atomic32_wait_until(&w, &f->wactive, seen, deadline))
+        if ((seen & 1) != 0 && !clof_rw_wait_change_until_(&w, &f->wactive, seen, deadline))
             return false;
-        if (seen == 0 && clof_deadline_passed(deadline))
+        if ((seen & 1) == 0 && clof_deadline_passed(deadline))
             return false;
     }
     clof_wait_end(&w);
@@ -116,29 +120,32 @@ static inline bool clof_rw_writer_enter_until_(clof_rw_flag_t *f,
                                                clof_rw_ind_t *ri,
                                                uint64_t deadline)
 {
+    uint32_t v = clof_atomic32_read_rlx(&f->wactive); /* even: ours to raise */
     if (f->pref != CLOF_RW_PREF_READER) {
-        clof_atomic32_write(&f->wactive, 1);
+        clof_atomic32_write(&f->wactive, v + 1);
         if (CLOF_LIKELY(clof_rw_ind_empty(ri)))
             return true;
         if (clof_rw_ind_await_empty_until(ri, deadline))
             return true;
-        clof_atomic32_write_wake(&f->wactive, 0);
+        clof_atomic32_write_wake(&f->wactive, v + 2);
         return false;
     }
     for (;;) {
         if (!clof_rw_ind_await_empty_until(ri, deadline))
             return false;
-        clof_atomic32_write(&f->wactive, 1);
+        clof_atomic32_write(&f->wactive, v + 1);
         if (CLOF_LIKELY(clof_rw_ind_empty(ri)))
             return true;
         /* a reader slipped in: let it (and any recursive read) finish */
-        clof_atomic32_write_wake(&f->wactive, 0);
+        v += 2;
+        clof_atomic32_write_wake(&f->wactive, v);
     }
 }
 
 static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
 {
-    clof_atomic32_write_wake(&f->wactive, 0);
+    uint32_t v = clof_atomic32_read_rlx(&f->wactive); /* odd: ours */
+    clof_atomic32_write_wake(&f->wactive, v + 1);
 }
 
 /* ---- the generator ---- */
@@ -160,6 +167,10 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
         memset(l, 0, sizeof *l);                                               \
         l->flag.pref = pref;                                                   \
         l->flag.level = level;                                                 \
+    }                                                                          \
+    static inline void clof_##N##_set_pref(clof_##N##_t *l, uint32_t pref)     \
+    {                                                                          \
+        l->flag.pref = pref;                                                   \
     }                                                                          \
     static inline void clof_##N##_init(clof_##N##_t *l, uint32_t pref)         \
     {                                                                          \
