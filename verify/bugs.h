@@ -51,8 +51,9 @@ static const vc_bug_t vc_bugs[] = {
     {"rw-wactive-release", "rw.cohort.wp",
      "cohort RW lock whose writer raises wactive with a release store instead "
      "of seq_cst: the Dekker pair with the readers' arrival breaks (a reader "
-     "and the writer each miss the other)",
-     VC_STORE, VC_SEQ, VC_REL, NULL, "clof_rw_writer_enter_until_", 0},
+     "and the writer each miss the other); caught under TSO at once (the C11 "
+     "search takes minutes: not in CI); no Relacy client",
+     VC_STORE, VC_SEQ, VC_REL, NULL, "clof_rw_writer_enter_until_", 1},
     {NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0},
 };
 
