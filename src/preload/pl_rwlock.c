@@ -75,6 +75,7 @@ union pl_rwctx {
 
 typedef struct pl_rwdef {
     const char *name;
+    size_t size; /* sizeof the lock */
     void (*init)(void *l, uint32_t pref);
     void (*set_pref)(void *l, uint32_t pref);
     void (*ra)(void *l, void *c);
@@ -100,7 +101,7 @@ typedef struct pl_rwdef {
     static void pl_rw_wr_##id(void *l, void *c) { clof_##id##_write_release(l, c); }
 CLOF_RW_LOCKS(PL_RW_OPS_)
 #define PL_RW_DEF_(id, nm)                                                     \
-    {nm, pl_rw_init_##id, pl_rw_sp_##id, pl_rw_ra_##id, pl_rw_rt_##id, pl_rw_ru_##id,         \
+    {nm, sizeof(clof_##id##_t), pl_rw_init_##id, pl_rw_sp_##id, pl_rw_ra_##id, pl_rw_rt_##id, pl_rw_ru_##id,         \
      pl_rw_rr_##id, pl_rw_wa_##id, pl_rw_wt_##id, pl_rw_wu_##id, pl_rw_wr_##id},
 static const pl_rwdef_t pl_rwdefs[] = {CLOF_RW_LOCKS(PL_RW_DEF_)};
 #define PL_NRWDEFS (sizeof pl_rwdefs / sizeof pl_rwdefs[0])
@@ -108,11 +109,14 @@ static const pl_rwdef_t pl_rwdefs[] = {CLOF_RW_LOCKS(PL_RW_DEF_)};
 /* ---- blocks and records -------------------------------------------------------- */
 typedef struct pl_rwrec pl_rwrec_t;
 typedef struct pl_rwblk {
-    union pl_rwlk lk;          /* first: cache-aligned */
     clof_atomic32_t wowner;    /* write holder's tid, 0 when none */
     pl_rwrec_t *wrec;          /* write holder's record */
     struct pl_rwblk *next_free;
+    /* the lock, on the next cache line: as large as the selected lock
+     * (pl_rw_blksz), not as the largest */
+    union pl_rwlk lk CLOF_CACHE_ALIGNED;
 } CLOF_CACHE_ALIGNED pl_rwblk_t;
+static size_t pl_rw_blksz; /* bytes per block, for the selected lock */
 
 struct pl_rwrec {
     union pl_rwctx ctx;
@@ -197,19 +201,20 @@ static pl_rwblk_t *pl_rw_blk_get(bool *fresh)
         return b;
     }
     pl_rw_glock_release();
-    size_t n = PL_RW_CHUNK / sizeof(pl_rwblk_t);
+    size_t n = PL_RW_CHUNK / pl_rw_blksz;
     if (n < 1)
         n = 1;
-    pl_rwblk_t *chunk = pl_rw_map(n * sizeof(pl_rwblk_t));
+    char *chunk = pl_rw_map(n * pl_rw_blksz);
     pl_rw_glock_acquire();
     for (size_t i = 1; i < n; i++) {
-        chunk[i].next_free = pl_rw_free_blks;
-        pl_rw_free_blks = &chunk[i];
+        pl_rwblk_t *b2 = (pl_rwblk_t *)(void *)(chunk + i * pl_rw_blksz);
+        b2->next_free = pl_rw_free_blks;
+        pl_rw_free_blks = b2;
     }
     pl_rw_n_blocks += n;
     pl_rw_glock_release();
     *fresh = true;
-    return &chunk[0];
+    return (pl_rwblk_t *)(void *)chunk;
 }
 
 static void pl_rw_thread_exit(void *arg)
@@ -325,19 +330,30 @@ static void pl_rw_stats_print(void)
         return;
     }
     pl_rw_say("clof-preload[%d]: rwlock=%s rdlocks=%llu wrlocks=%llu busy=%llu timed=%llu "
-              "timeouts=%llu blocks=%llu",
+              "timeouts=%llu blocks=%llu (%zu B each)",
               (int)getpid(), pl_rw->name,
               (unsigned long long)__atomic_load_n(&pl_rw_n_rd, __ATOMIC_RELAXED),
               (unsigned long long)__atomic_load_n(&pl_rw_n_wr, __ATOMIC_RELAXED),
               (unsigned long long)__atomic_load_n(&pl_rw_n_busy, __ATOMIC_RELAXED),
               (unsigned long long)__atomic_load_n(&pl_rw_n_timed, __ATOMIC_RELAXED),
               (unsigned long long)__atomic_load_n(&pl_rw_n_timeouts, __ATOMIC_RELAXED),
-              (unsigned long long)pl_rw_n_blocks);
+              (unsigned long long)pl_rw_n_blocks, pl_rw_blksz);
 }
 
 __attribute__((destructor)) static void pl_rw_fini(void)
 {
     pl_rw_stats_print();
+}
+
+/* fork: the free lists' lock is held across fork (a child must not inherit
+ * it held by a thread that does not exist there) */
+static void pl_rw_fork_prepare(void)
+{
+    pl_rw_glock_acquire();
+}
+static void pl_rw_fork_after(void)
+{
+    pl_rw_glock_release();
 }
 
 /* What CLOF_RWLOCK selects: NULL = glibc (with a message when the name is
@@ -377,8 +393,13 @@ static __attribute__((noinline, cold)) void pl_rw_start(void)
                       "pthread rwlocks");
             d = NULL;
         }
-        if (d != NULL)
+        if (d != NULL) {
             (void)clof_topology(); /* loaded now, not inside a lock's first use */
+            pthread_atfork(pl_rw_fork_prepare, pl_rw_fork_after, pl_rw_fork_after);
+        }
+        if (d != NULL)
+            pl_rw_blksz = (offsetof(pl_rwblk_t, lk) + d->size + CLOF_CACHELINE - 1) /
+                          CLOF_CACHELINE * CLOF_CACHELINE;
         pl_rw = d;
         clof_atomic32_write_rel(&pl_rw_state, PL_STATE_READY);
         return;
