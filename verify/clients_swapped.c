@@ -14,6 +14,23 @@
 #define CLOF_COMPOSE_SWAPPED_RELEASE 1
 #include "clients.h"
 
+/* vc cannot preempt a thread inside plain code: everything between two
+ * shim accesses runs as one step.  CLH's release updates its context
+ * (c->node = c->pred, plain) in the step of the access before its one shim
+ * store, so without a scheduling point between the two releases the
+ * swapped order's window -- the low lock handed over, high_ctx not yet
+ * updated -- is closed.  This relaxed load of a word nobody writes is that
+ * scheduling point; natively it would be one load.  Even with it, DPOR
+ * (which sees only shim accesses) treats the releaser's point and the next
+ * owner's step that reads high_ctx as independent and never orders them
+ * the other way: swapped.mcs+clh (family "plain") is caught by the search
+ * without DPOR (SC, bound 3), docs/verification.md, "swapped.mcs+clh".
+ * Defined before compose.h, whose generic release code (clof_cmp_*_release)
+ * is compiled where the header is included (hier/fast.h). */
+static clof_atomic32_t swap_point;
+#define CLOF_CMP_RELEASE_ORDER_(high, low)                                     \
+    (low, (void)clof_atomic32_read_rlx(&swap_point), high)
+
 #include <clof/compose.h>
 #include <clof/lock/list.h>
 
@@ -29,22 +46,6 @@ static void machine(void)
     vc_client_machine(&topo2, &topo_ready, "numa:2,core:2");
 }
 VC_RESUME_CPUS(resume_vcpu, cpus2)
-
-/* vc cannot preempt a thread inside plain code: everything between two
- * shim accesses runs as one step.  CLH's release updates its context
- * (c->node = c->pred, plain) in the step of the access before its one shim
- * store, so without a scheduling point between the two releases the
- * swapped order's window -- the low lock handed over, high_ctx not yet
- * updated -- is closed.  This relaxed load of a word nobody writes is that
- * scheduling point; natively it would be one load.  Even with it, DPOR
- * (which sees only shim accesses) treats the releaser's point and the next
- * owner's step that reads high_ctx as independent and never orders them
- * the other way: swapped.mcs+clh (family "plain") is caught by the search
- * without DPOR (SC, bound 3), docs/verification.md, "swapped.mcs+clh". */
-static clof_atomic32_t swap_point;
-#undef CLOF_CMP_RELEASE_ORDER_
-#define CLOF_CMP_RELEASE_ORDER_(high, low)                                     \
-    (low, (void)clof_atomic32_read_rlx(&swap_point), high)
 
 CLOF_COMPOSE(sw_tkt_mcs, ticket, mcs)
 CLOF_COMPOSE(sw_mcs_clh, mcs, clh)

@@ -29,10 +29,38 @@
  * defines clof_clh_mcs_tkt_t (CLH at the lowest level, MCS in the middle,
  * ticket at the system level).  1 to 5 levels.  The older spelling
  * CLOF_LOCK(clh_mcs_tkt, ticket, mcs, clh) lists the same locks from the
- * system level down and still works (see the end of this file).  Every level is a separate static inline function that calls
- * the next one directly: the recursion unfolds at compile time, with no
- * indirect call between levels.  Any basic lock may sit at any level; high
- * locks must be thread-oblivious (all clof basic locks are).
+ * system level down and still works (see the end of this file).  Any basic
+ * lock of lock/list.h may sit at any level; high locks must be
+ * thread-oblivious (all clof basic locks are).
+ *
+ * How this file is built (read it in this order):
+ *   Part 1, the tables: clof_cmp_basic_<lock> (a basic lock's operations),
+ *     clof_<name>_lv<k> (a low level: its basic lock and the level above)
+ *     and clof_<name>_front (the composition: depth, fast path, node sizes
+ *     and initialisers, level 0).  All constant.
+ *   Part 2, the generic code: ordinary functions, one per operation --
+ *     clof_cmp_level_{acquire,tryacquire,release,has_waiters} (CLoF(l, L)
+ *     above), clof_cmp_top_* (the system level and the fast word),
+ *     clof_cmp_{acquire,tryacquire,release,has_waiters} (the front) and
+ *     clof_cmp_build (the tree).  This is the code a reader reads and a
+ *     debugger steps through.
+ *   Part 3, the generator: CLOF_CMP_TOP_, CLOF_CMP_LEVEL_ and
+ *     CLOF_CMP_FRONT_ only declare a level's node and context types, fill
+ *     its table and define its functions as one-line calls of Part 2:
+ *     clof_<name>_acq<k>(node, ctx) is clof_cmp_level_acquire(
+ *     &clof_<name>_lv<k>, &node->lock, &node->m, ctx, &node->high_ctx).
+ * The generic functions are always inlined (CLOF_INLINE) with constant
+ * tables, so every table entry is a direct call, inlined in turn: level k's
+ * "acquire the level above" is lv->high.acquire == clof_<name>_acq<k+1>.
+ * The recursion over the levels unfolds at compile time and an optimised
+ * build has no indirect call and no table left (the same instructions as
+ * the former one-macro generator: docs/clof.md, "Reading and debugging a
+ * composition", has the callgrind counts and a gdb session).  Built with
+ * -O0 the tables stay and the calls through them are real calls.
+ * The hooks (CLOF_COMPOSE_ON_ACQUIRE, CLOF_COMPOSE_TREE_REUSE/_RETIRE,
+ * CLOF_COMPOSE_THRESHOLD: hier/levels.h; CLOF_COMPOSE_NO_FAST_PATH,
+ * CLOF_COMPOSE_SWAPPED_RELEASE, CLOF_CMP_RELEASE_ORDER_: hier/fast.h) are
+ * read by Part 2, so they are defined before this header is included.
  *
  * The generated interface is the one of every clof lock (lock.h):
  *   clof_<name>_t, clof_<name>_ctx_t (zero-filled = valid), and
@@ -109,16 +137,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* lower-case views of the basic locks' descriptors, for token pasting */
-#define CLOF_HW_tas CLOF_TAS_NATIVE_HW
-#define CLOF_HW_ttas CLOF_TTAS_NATIVE_HW
-#define CLOF_HW_bo CLOF_BO_NATIVE_HW
-#define CLOF_HW_ticket CLOF_TICKET_NATIVE_HW
-#define CLOF_HW_ptl CLOF_PTL_NATIVE_HW
-#define CLOF_HW_mcs CLOF_MCS_NATIVE_HW
-#define CLOF_HW_clh CLOF_CLH_NATIVE_HW
-#define CLOF_HW_hemlock CLOF_HEMLOCK_NATIVE_HW
-#define CLOF_HW_hemlock_ctr CLOF_HEMLOCK_CTR_NATIVE_HW
+/* FIFO fairness of the basic locks, for a composition's descriptor */
 #define CLOF_FAIR_tas CLOF_TAS_FAIR
 #define CLOF_FAIR_ttas CLOF_TTAS_FAIR
 #define CLOF_FAIR_bo CLOF_BO_FAIR
@@ -131,124 +150,56 @@
 
 /* generated functions: a declared lock need not use all of them */
 #define CLOF_GEN_ static inline __attribute__((unused))
+/* the constant tables (folded away where the functions are inlined) */
+#define CLOF_CMP_TABLE_ static const __attribute__((unused))
 
-/* The top (system) level k: the basic lock B alone (and, with the fast
- * path, the fast word it takes after B: `fast`, NULL without one). */
-#define CLOF_CMP_TOP_(N, k, B)                                                 \
-    typedef struct {                                                           \
-        clof_##B##_t lock;                                                     \
-        clof_atomic32_t *fast; /* the fast path's word, or NULL */             \
-    } CLOF_CACHE_ALIGNED clof_##N##_l##k##_t;                                  \
-    typedef clof_##B##_ctx_t clof_##N##_c##k##_t;                              \
-    /* high: the fast word (the top has no high lock) */                       \
-    CLOF_GEN_ void clof_##N##_node_init##k(clof_##N##_l##k##_t *n,         \
-                                               uint32_t threshold, void *high) \
-    {                                                                          \
-        (void)threshold;                                                       \
-        clof_##B##_init(&n->lock);                                             \
-        n->fast = (clof_atomic32_t *)high;                                     \
-    }                                                                          \
-    CLOF_INLINE uint32_t clof_##N##_acq##k(clof_##N##_l##k##_t *n,           \
-                                             clof_##N##_c##k##_t *c)           \
-    {                                                                          \
-        clof_##B##_acquire(&n->lock, c);                                       \
-        if (n->fast)                                                           \
-            clof_compose_fast_take_(n->fast);                                  \
-        return 1;                                                              \
-    }                                                                          \
-    CLOF_INLINE bool clof_##N##_try##k(clof_##N##_l##k##_t *n,               \
-                                         clof_##N##_c##k##_t *c)               \
-    {                                                                          \
-        if (!clof_##B##_tryacquire(&n->lock, c))                               \
-            return false;                                                      \
-        if (!n->fast || clof_compose_fast_try_(n->fast))                       \
-            return true;                                                       \
-        clof_##B##_release(&n->lock, c);                                       \
-        return false;                                                          \
-    }                                                                          \
-    CLOF_INLINE void clof_##N##_rel##k(clof_##N##_l##k##_t *n,               \
-                                         clof_##N##_c##k##_t *c)               \
-    {                                                                          \
-        if (n->fast)                                                           \
-            CLOF_CMP_RELEASE_ORDER_(clof_compose_fast_drop_(n->fast),          \
-                                    clof_##B##_release(&n->lock, c));          \
-        else                                                                   \
-            clof_##B##_release(&n->lock, c);                                   \
-    }                                                                          \
-    CLOF_INLINE bool clof_##N##_hw##k(clof_##N##_l##k##_t *n,                \
-                                        clof_##N##_c##k##_t *c)                \
-    {                                                                          \
-        return clof_##B##_has_waiters(&n->lock, c);                            \
-    }
+/* =========================================================================
+ * Part 1: the tables.  The generic code below sees a basic lock, a level
+ * and a composition through these; every table is a constant, and the
+ * generic functions are always inlined with it, so each entry is a direct
+ * call, inlined in turn (no indirect call is left in an optimised build).
+ * ========================================================================= */
 
-/* A low level k whose high lock is level k1. */
-#define CLOF_CMP_LEVEL_(N, k, k1, B)                                           \
-    typedef struct {                                                           \
-        clof_##B##_t lock;                                                     \
-        clof_atomic32_t waiters; /* only when B has no native has_waiters */   \
-        uint32_t passed;         /* has_high_lock: set by the previous owner */\
-        uint32_t count;          /* consecutive local passes */                \
-        uint32_t threshold;      /* keep_local bound */                        \
-        clof_##N##_l##k1##_t *high;                                            \
-        clof_##N##_c##k1##_t high_ctx CLOF_CACHE_ALIGNED;                      \
-    } CLOF_CACHE_ALIGNED clof_##N##_l##k##_t;                                  \
-    typedef clof_##B##_ctx_t clof_##N##_c##k##_t;                              \
-    CLOF_GEN_ void clof_##N##_node_init##k(clof_##N##_l##k##_t *n,         \
-                                               uint32_t threshold, void *high) \
-    {                                                                          \
-        memset(n, 0, sizeof *n);                                               \
-        clof_##B##_init(&n->lock);                                             \
-        n->threshold = threshold ? threshold : CLOF_COMPOSE_THRESHOLD;         \
-        n->high = (clof_##N##_l##k1##_t *)high;                                \
-    }                                                                          \
-    /* returns the number of levels acquired (1 = this one only) */            \
-    CLOF_INLINE uint32_t clof_##N##_acq##k(clof_##N##_l##k##_t *n,           \
-                                             clof_##N##_c##k##_t *c)           \
-    {                                                                          \
-        if (!CLOF_HW_##B)                                                      \
-            clof_atomic32_inc_rlx(&n->waiters);                                \
-        clof_##B##_acquire(&n->lock, c);                                       \
-        if (!CLOF_HW_##B)                                                      \
-            clof_atomic32_dec_rlx(&n->waiters);                                \
-        if (n->passed)                                                         \
-            return 1;                                                          \
-        return 1 + clof_##N##_acq##k1(n->high, &n->high_ctx);                  \
-    }                                                                          \
-    CLOF_INLINE bool clof_##N##_try##k(clof_##N##_l##k##_t *n,               \
-                                         clof_##N##_c##k##_t *c)               \
-    {                                                                          \
-        if (!clof_##B##_tryacquire(&n->lock, c))                               \
-            return false;                                                      \
-        if (n->passed || clof_##N##_try##k1(n->high, &n->high_ctx))            \
-            return true;                                                       \
-        clof_##B##_release(&n->lock, c);                                       \
-        return false;                                                          \
-    }                                                                          \
-    CLOF_INLINE bool clof_##N##_lowhw##k(clof_##N##_l##k##_t *n,             \
-                                           clof_##N##_c##k##_t *c)             \
-    {                                                                          \
-        return CLOF_HW_##B ? clof_##B##_has_waiters(&n->lock, c)               \
-                           : clof_atomic32_read_rlx(&n->waiters) != 0;         \
-    }                                                                          \
-    CLOF_INLINE void clof_##N##_rel##k(clof_##N##_l##k##_t *n,               \
-                                         clof_##N##_c##k##_t *c)               \
-    {                                                                          \
-        if (clof_##N##_lowhw##k(n, c) && ++n->count < n->threshold) {          \
-            n->passed = 1; /* pass_high_lock: keep it in the cohort */         \
-            clof_##B##_release(&n->lock, c);                                   \
-            return;                                                            \
-        }                                                                      \
-        n->count = 0;                                                          \
-        n->passed = 0; /* clear_high_lock */                                   \
-        CLOF_CMP_RELEASE_ORDER_(clof_##N##_rel##k1(n->high, &n->high_ctx),     \
-                                clof_##B##_release(&n->lock, c));              \
-    }                                                                          \
-    CLOF_INLINE bool clof_##N##_hw##k(clof_##N##_l##k##_t *n,                \
-                                        clof_##N##_c##k##_t *c)                \
-    {                                                                          \
-        return clof_##N##_lowhw##k(n, c) ||                                    \
-               clof_##N##_hw##k1(n->high, &n->high_ctx);                       \
-    }
+/* A basic lock as a level of a composition uses it: its operations on a
+ * (lock, context) pair, typed void * for the table.  One per basic lock of
+ * lock/list.h: clof_cmp_basic_<lock> (below). */
+typedef struct {
+    const char *name;
+    bool native_hw; /* has a native has_waiters (else the level counts) */
+    void (*init)(void *lock);
+    void (*acquire)(void *lock, void *ctx);
+    bool (*tryacquire)(void *lock, void *ctx);
+    void (*release)(void *lock, void *ctx);
+    bool (*has_waiters)(void *lock, void *ctx);
+} clof_cmp_basic_t;
+
+/* The operations of one level of a composition over (node, context): those
+ * of the level above, as a low level calls them (clof_<name>_acq<k> and
+ * friends, generated below). */
+typedef struct {
+    uint32_t (*acquire)(void *node, void *ctx);  /* levels acquired */
+    bool (*tryacquire)(void *node, void *ctx);
+    void (*release)(void *node, void *ctx);
+    bool (*has_waiters)(void *node, void *ctx);
+} clof_cmp_ops_t;
+
+/* A low level (below the system level): its basic lock and the level
+ * above it.  clof_<name>_lv<k>. */
+typedef struct {
+    uint32_t k; /* 0 = lowest */
+    const clof_cmp_basic_t *basic;
+    clof_cmp_ops_t high;
+} clof_cmp_level_t;
+
+/* The metadata of the CLoF paper that a low level's node adds to its basic
+ * lock (§4.1): touched only by the owner of that lock, except `waiters`. */
+typedef struct {
+    clof_atomic32_t waiters; /* only when the lock has no native has_waiters */
+    uint32_t passed;         /* has_high_lock: set by the previous owner */
+    uint32_t count;          /* consecutive local passes */
+    uint32_t threshold;      /* keep_local bound */
+    void *high;              /* the parent node (clof_<name>_l<k+1>_t) */
+} clof_cmp_meta_t;
 
 /* The tree of a composed lock: per level, an array of nodes (one per cohort
  * of the topology level it maps to). */
@@ -260,7 +211,167 @@ typedef struct {
     void *nodes[CLOF_TOPO_MAX_LEVELS];      /* arrays of clof_<name>_l<k>_t */
     clof_atomic32_t fast CLOF_CACHE_ALIGNED; /* the fast path's word */
 } clof_compose_tree_t;
+/* a composed lock's one word: its tree (NULL until built) */
+typedef CLOF_ATOMICPTR(clof_compose_tree_t) clof_compose_treep_t;
 
+#define CLOF_CMP_MAX_LEVELS_ 5
+/* A composition: what its front (the user-facing lock) and its tree
+ * builder need.  clof_<name>_front. */
+typedef struct {
+    const char *name;
+    uint32_t nlev;
+    bool fast;                        /* has the fast path */
+    const clof_level_kind_t *prefer;  /* preferred level kinds, or NULL */
+    size_t node_size[CLOF_CMP_MAX_LEVELS_];
+    /* initialise one node; `high`: its parent node (the top: the fast word,
+     * or NULL) */
+    void (*node_init[CLOF_CMP_MAX_LEVELS_])(void *node, uint32_t threshold,
+                                            void *high);
+    clof_cmp_ops_t low;               /* level 0, over the leaf */
+    const void *(*tree_kind)(void);   /* for CLOF_COMPOSE_TREE_REUSE */
+    /* the first use of an all-zero lock: clof_<name>_lazy_ (clof_cmp_lazy) */
+    clof_compose_tree_t *(*lazy)(clof_compose_treep_t *tree);
+    /* the tree paths behind the fast path, out of line (see clof_cmp_acquire) */
+    void (*acquire_slow)(clof_compose_treep_t *tree, void *c0, void **leaf);
+    /* c0: the first member of the lock's context, so the context's address */
+    void (*release_slow)(void *c0);
+} clof_cmp_front_t;
+
+/* ---- the basic locks' tables: clof_cmp_basic_<lock> ---- */
+#define CLOF_CMP_BASIC_(B, NAME)                                               \
+    CLOF_INLINE void clof_cmp_##B##_init_(void *l)                             \
+    { clof_##B##_init((clof_##B##_t *)l); }                                    \
+    CLOF_INLINE void clof_cmp_##B##_acquire_(void *l, void *c)                 \
+    { clof_##B##_acquire((clof_##B##_t *)l, (clof_##B##_ctx_t *)c); }          \
+    CLOF_INLINE bool clof_cmp_##B##_tryacquire_(void *l, void *c)              \
+    { return clof_##B##_tryacquire((clof_##B##_t *)l, (clof_##B##_ctx_t *)c); } \
+    CLOF_INLINE void clof_cmp_##B##_release_(void *l, void *c)                 \
+    { clof_##B##_release((clof_##B##_t *)l, (clof_##B##_ctx_t *)c); }          \
+    CLOF_INLINE bool clof_cmp_##B##_has_waiters_(void *l, void *c)             \
+    { return clof_##B##_has_waiters((clof_##B##_t *)l, (clof_##B##_ctx_t *)c); } \
+    CLOF_CMP_TABLE_ clof_cmp_basic_t clof_cmp_basic_##B = {                    \
+        #B, CLOF_##NAME##_NATIVE_HW, clof_cmp_##B##_init_,                     \
+        clof_cmp_##B##_acquire_, clof_cmp_##B##_tryacquire_,                   \
+        clof_cmp_##B##_release_, clof_cmp_##B##_has_waiters_};
+CLOF_BASIC_LOCKS(CLOF_CMP_BASIC_)
+
+/* =========================================================================
+ * Part 2: the generic code -- ordinary functions, one per operation of a
+ * level, of the system level and of the front; a debugger steps through
+ * them (docs/clof.md, "Reading and debugging a composition").
+ * ========================================================================= */
+
+/* ---- a low level k: CLoF(l, L) of the paper, l = lock, L = the level above */
+/* init: a zeroed node, its lock, its threshold and its parent */
+static inline void clof_cmp_level_init(const clof_cmp_level_t *lv, void *node,
+                                       size_t size, void *lock,
+                                       clof_cmp_meta_t *m, uint32_t threshold,
+                                       void *high)
+{
+    memset(node, 0, size);
+    lv->basic->init(lock);
+    m->threshold = threshold ? threshold : CLOF_COMPOSE_THRESHOLD;
+    m->high = high;
+}
+/* acquire: returns the number of levels acquired (1 = this one only) */
+CLOF_INLINE uint32_t clof_cmp_level_acquire(const clof_cmp_level_t *lv,
+                                            void *lock, clof_cmp_meta_t *m,
+                                            void *c, void *high_ctx)
+{
+    if (!lv->basic->native_hw)
+        clof_atomic32_inc_rlx(&m->waiters);
+    lv->basic->acquire(lock, c);
+    if (!lv->basic->native_hw)
+        clof_atomic32_dec_rlx(&m->waiters);
+    if (m->passed) /* the previous owner kept the high lock for us */
+        return 1;
+    return 1 + lv->high.acquire(m->high, high_ctx);
+}
+CLOF_INLINE bool clof_cmp_level_tryacquire(const clof_cmp_level_t *lv,
+                                           void *lock, clof_cmp_meta_t *m,
+                                           void *c, void *high_ctx)
+{
+    if (!lv->basic->tryacquire(lock, c))
+        return false;
+    if (m->passed || lv->high.tryacquire(m->high, high_ctx))
+        return true;
+    lv->basic->release(lock, c);
+    return false;
+}
+/* has_waiters of this level's lock alone */
+CLOF_INLINE bool clof_cmp_level_lowhw(const clof_cmp_level_t *lv, void *lock,
+                                      clof_cmp_meta_t *m, void *c)
+{
+    return lv->basic->native_hw ? lv->basic->has_waiters(lock, c)
+                                : clof_atomic32_read_rlx(&m->waiters) != 0;
+}
+CLOF_INLINE void clof_cmp_level_release(const clof_cmp_level_t *lv,
+                                        void *lock, clof_cmp_meta_t *m,
+                                        void *c, void *high_ctx)
+{
+    if (clof_cmp_level_lowhw(lv, lock, m, c) && ++m->count < m->threshold) {
+        m->passed = 1; /* pass_high_lock: keep it in the cohort */
+        lv->basic->release(lock, c);
+        return;
+    }
+    m->count = 0;
+    m->passed = 0; /* clear_high_lock */
+    /* the context invariant: the high lock first (hier/fast.h) */
+    CLOF_CMP_RELEASE_ORDER_(lv->high.release(m->high, high_ctx),
+                            lv->basic->release(lock, c));
+}
+CLOF_INLINE bool clof_cmp_level_has_waiters(const clof_cmp_level_t *lv,
+                                            void *lock, clof_cmp_meta_t *m,
+                                            void *c, void *high_ctx)
+{
+    return clof_cmp_level_lowhw(lv, lock, m, c) ||
+           lv->high.has_waiters(m->high, high_ctx);
+}
+
+/* ---- the system level: its basic lock, then (with the fast path) the fast
+ * word, `fast` (NULL without one) */
+static inline void clof_cmp_top_init(const clof_cmp_basic_t *b, void *lock,
+                                     clof_atomic32_t **fastp, void *fast)
+{
+    b->init(lock);
+    *fastp = (clof_atomic32_t *)fast;
+}
+CLOF_INLINE uint32_t clof_cmp_top_acquire(const clof_cmp_basic_t *b,
+                                          void *lock, clof_atomic32_t *fast,
+                                          void *c)
+{
+    b->acquire(lock, c);
+    if (fast)
+        clof_compose_fast_take_(fast);
+    return 1;
+}
+CLOF_INLINE bool clof_cmp_top_tryacquire(const clof_cmp_basic_t *b,
+                                         void *lock, clof_atomic32_t *fast,
+                                         void *c)
+{
+    if (!b->tryacquire(lock, c))
+        return false;
+    if (!fast || clof_compose_fast_try_(fast))
+        return true;
+    b->release(lock, c);
+    return false;
+}
+CLOF_INLINE void clof_cmp_top_release(const clof_cmp_basic_t *b, void *lock,
+                                      clof_atomic32_t *fast, void *c)
+{
+    if (fast)
+        CLOF_CMP_RELEASE_ORDER_(clof_compose_fast_drop_(fast),
+                                b->release(lock, c));
+    else
+        b->release(lock, c);
+}
+CLOF_INLINE bool clof_cmp_top_has_waiters(const clof_cmp_basic_t *b,
+                                          void *lock, void *c)
+{
+    return b->has_waiters(lock, c);
+}
+
+/* ---- the front: the tree over the topology, the fast path ---- */
 /* a zeroed tree (cache-line aligned: the fast word has its own line) */
 static inline clof_compose_tree_t *clof_compose_tree_new_(void)
 {
@@ -270,270 +381,409 @@ static inline clof_compose_tree_t *clof_compose_tree_new_(void)
         memset(tr, 0, sizeof *tr);
     return tr;
 }
-
-#define CLOF_CMP_ALLOC_(N, k)                                                  \
-    do {                                                                       \
-        size_t sz_ = sizeof(clof_##N##_l##k##_t) * tr->ncoh[k];                \
-        sz_ = (sz_ + CLOF_CACHELINE - 1) / CLOF_CACHELINE * CLOF_CACHELINE;    \
-        tr->nodes[k] = aligned_alloc(CLOF_CACHELINE, sz_);                     \
-        if (!tr->nodes[k])                                                     \
-            return -1;                                                         \
-    } while (0)
-
-/* Initialise the nodes of level k, linking each to its parent at k+1. */
-#define CLOF_CMP_LINK_(N, k, k1)                                               \
-    for (uint32_t c_ = 0; c_ < tr->ncoh[k]; c_++) {                            \
-        uint32_t p_ = tr->lvl[k] == tr->lvl[k1]                                \
-                          ? c_                                                 \
-                          : clof_compose_parent_(t, tr->lvl[k], c_,            \
-                                                 tr->lvl[k1]);                 \
-        clof_##N##_node_init##k(                                               \
-            &((clof_##N##_l##k##_t *)tr->nodes[k])[c_],                        \
-            clof_topo_threshold(t, tr->lvl[k]),                                \
-            &((clof_##N##_l##k1##_t *)tr->nodes[k1])[p_]);                     \
+static inline void clof_cmp_free_tree(clof_compose_tree_t *tr)
+{
+    for (uint32_t k = 0; k < CLOF_TOPO_MAX_LEVELS; k++)
+        free(tr->nodes[k]);
+    free(tr);
+}
+/* Fill tree `tr` for composition f over topology t: 0, or -1 when `levels`
+ * do not fit t or memory is short (free what was allocated with
+ * clof_cmp_free_tree). */
+static inline int clof_cmp_build(const clof_cmp_front_t *f,
+                                 clof_compose_tree_t *tr,
+                                 const clof_topology_t *t,
+                                 const uint32_t *levels)
+{
+    const uint32_t n = f->nlev, top = n - 1;
+    memset(tr, 0, sizeof *tr);
+    tr->topo = t;
+    tr->nlev = n;
+    uint32_t pref[CLOF_CMP_MAX_LEVELS_];
+    if (!levels && clof_compose_prefer_(t, n, f->prefer, pref))
+        levels = pref;
+    if (clof_compose_levels_(t, n, levels, tr->lvl) != 0)
+        return -1;
+    for (uint32_t k = 0; k < n; k++)
+        tr->ncoh[k] = k == top ? 1 : clof_topo_ncohorts(t, tr->lvl[k]);
+    for (uint32_t k = n; k-- > 0;) { /* the system level first */
+        size_t sz = f->node_size[k] * tr->ncoh[k];
+        sz = (sz + CLOF_CACHELINE - 1) / CLOF_CACHELINE * CLOF_CACHELINE;
+        tr->nodes[k] = aligned_alloc(CLOF_CACHELINE, sz);
+        if (!tr->nodes[k])
+            return -1;
     }
-#define CLOF_CMP_TOPINIT_(N, k)                                                \
-    clof_##N##_node_init##k((clof_##N##_l##k##_t *)tr->nodes[k], 0,            \
-                            CLOF_COMPOSE_FAST_ ? (void *)&tr->fast : NULL);
-/* the same without a fast path (one level; the abortable cohort locks) */
-#define CLOF_CMP_TOPINIT_NOFAST_(N, k)                                         \
-    clof_##N##_node_init##k((clof_##N##_l##k##_t *)tr->nodes[k], 0, NULL);
+    f->node_init[top](tr->nodes[top], 0, f->fast ? (void *)&tr->fast : NULL);
+    for (uint32_t k = top; k-- > 0;) { /* link each node to its parent */
+        char *nodes = (char *)tr->nodes[k], *up = (char *)tr->nodes[k + 1];
+        for (uint32_t c = 0; c < tr->ncoh[k]; c++) {
+            uint32_t p = tr->lvl[k] == tr->lvl[k + 1]
+                             ? c
+                             : clof_compose_parent_(t, tr->lvl[k], c,
+                                                    tr->lvl[k + 1]);
+            f->node_init[k](nodes + (size_t)c * f->node_size[k],
+                            clof_topo_threshold(t, tr->lvl[k]),
+                            up + (size_t)p * f->node_size[k + 1]);
+        }
+    }
+    return 0;
+}
+/* 0, or -1 when levels do not fit the topology or memory is short */
+static inline int clof_cmp_init_topo(const clof_cmp_front_t *f,
+                                     clof_compose_treep_t *tree,
+                                     const clof_topology_t *t,
+                                     const uint32_t *levels)
+{
+    clof_compose_tree_t *tr = clof_compose_tree_new_();
+    if (!tr)
+        return -1;
+    if (clof_cmp_build(f, tr, t, levels) != 0) {
+        clof_cmp_free_tree(tr);
+        return -1;
+    }
+    clof_atomicptr_write_rel(tree, tr);
+    return 0;
+}
+static inline void clof_cmp_destroy(clof_compose_treep_t *tree)
+{
+    clof_compose_tree_t *tr = clof_atomicptr_read_acq(tree);
+    if (tr)
+        clof_cmp_free_tree(tr);
+    clof_atomicptr_write_rlx(tree, (clof_compose_tree_t *)NULL);
+}
+/* First use of an all-zero lock: a retired tree (if the user recycles
+ * them), else one built over the process topology.  Called out of line
+ * through f->lazy (clof_<name>_lazy_, one argument: the fast paths that may
+ * call it then keep as few registers as without a table). */
+static inline clof_compose_tree_t *clof_cmp_lazy(const clof_cmp_front_t *f,
+                                                 clof_compose_treep_t *tree)
+{
+    const void *kind = f->tree_kind();
+    clof_compose_tree_t *tr =
+        (clof_compose_tree_t *)CLOF_COMPOSE_TREE_REUSE(kind);
+    bool reused = tr != NULL;
+    if (!reused) {
+        tr = clof_compose_tree_new_();
+        if (!tr || clof_cmp_build(f, tr, clof_topology(), NULL) != 0)
+            abort(); /* out of memory at first use */
+    }
+    clof_compose_tree_t *old =
+        clof_atomicptr_cmpxchg(tree, (clof_compose_tree_t *)NULL, tr);
+    if (old) {
+        if (reused)
+            CLOF_COMPOSE_TREE_RETIRE(tr, kind);
+        else
+            clof_cmp_free_tree(tr);
+        return old;
+    }
+    return tr;
+}
+/* the tree (built at the first use) */
+CLOF_INLINE clof_compose_tree_t *clof_cmp_tree(const clof_cmp_front_t *f,
+                                               clof_compose_treep_t *tree)
+{
+    clof_compose_tree_t *tr = clof_atomicptr_read_acq(tree);
+    if (CLOF_UNLIKELY(tr == NULL))
+        tr = f->lazy(tree);
+    return tr;
+}
+/* the calling cpu's node of level 0 */
+CLOF_INLINE void *clof_cmp_leaf(const clof_cmp_front_t *f,
+                                clof_compose_treep_t *tree)
+{
+    clof_compose_tree_t *tr = clof_cmp_tree(f, tree);
+    uint32_t cpu = clof_current_cpu();
+    uint32_t leaf = f->nlev == 1 ? 0 : clof_topo_cohort(tr->topo, cpu, tr->lvl[0]);
+    return (char *)tr->nodes[0] + (size_t)leaf * f->node_size[0];
+}
+/* Through the tree, level by level from the leaf: f->low.acquire is
+ * clof_<name>_acq0, which calls clof_<name>_acq1, ... up to the system
+ * level.  The context keeps the leaf for the release. */
+CLOF_INLINE void clof_cmp_acquire_tree(const clof_cmp_front_t *f,
+                                       clof_compose_treep_t *tree, void *c0,
+                                       void **leafp)
+{
+    void *leaf = clof_cmp_leaf(f, tree);
+    *leafp = leaf;
+    uint32_t taken = f->low.acquire(leaf, c0);
+    (void)taken;
+    CLOF_COMPOSE_ON_ACQUIRE(taken);
+}
+/* The fast word first (one CAS when the lock is free); else the tree, out
+ * of line (f->acquire_slow: clof_<name>_acquire_slow_, so that the fast
+ * path saves no registers).  Without the fast path: the tree, inline. */
+CLOF_INLINE void clof_cmp_acquire(const clof_cmp_front_t *f,
+                                  clof_compose_treep_t *tree, void *c0,
+                                  void **leafp)
+{
+    if (f->fast) {
+        if (clof_compose_fast_try_(&clof_cmp_tree(f, tree)->fast)) {
+            *leafp = NULL; /* held through the fast path */
+            CLOF_COMPOSE_ON_ACQUIRE(f->nlev);
+            return;
+        }
+        f->acquire_slow(tree, c0, leafp);
+        return;
+    }
+    clof_cmp_acquire_tree(f, tree, c0, leafp);
+}
+CLOF_INLINE bool clof_cmp_tryacquire(const clof_cmp_front_t *f,
+                                     clof_compose_treep_t *tree, void *c0,
+                                     void **leafp)
+{
+    if (f->fast) { /* held exactly when the fast word is */
+        if (!clof_compose_fast_try_(&clof_cmp_tree(f, tree)->fast))
+            return false;
+        *leafp = NULL;
+        return true;
+    }
+    void *leaf = clof_cmp_leaf(f, tree);
+    if (!f->low.tryacquire(leaf, c0))
+        return false;
+    *leafp = leaf;
+    return true;
+}
+/* (leafp, not the leaf: the out-of-line release reads it again, so that
+ * the fast path keeps no register for it) */
+CLOF_INLINE void clof_cmp_release(const clof_cmp_front_t *f,
+                                  clof_compose_treep_t *tree, void *c0,
+                                  void *const *leafp)
+{
+    if (f->fast) {
+        if (*leafp == NULL)
+            clof_compose_fast_release_(&clof_atomicptr_read_rlx(tree)->fast);
+        else
+            f->release_slow(c0);
+        return;
+    }
+    f->low.release(*leafp, c0);
+}
+CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
+                                      clof_compose_treep_t *tree, void *c0,
+                                      void *leaf)
+{
+    if (f->fast && leaf == NULL) /* a system-level owner waits */
+        return (clof_atomic32_read_rlx(&clof_atomicptr_read_rlx(tree)->fast) &
+                CLOF_CMP_TOPWAIT_) != 0;
+    return f->low.has_waiters(leaf, c0);
+}
 
-/* Recycling of trees: CLOF_COMPOSE_TREE_REUSE / _RETIRE, hier/levels.h. */
+/* =========================================================================
+ * Part 3: the generator -- short macros that only name types, fill the
+ * tables and forward to Part 2, one line per function.
+ * ========================================================================= */
 
-/* The user-facing lock over the tree; n levels, lowest index 0. */
-/* FAST: 1 for the fast path (with CLOF_CMP_TOPINIT_), 0 without */
-#define CLOF_CMP_FRONT_(N, P, NLEV, FAIR, FAST, BUILD)                            \
+/* node n (void *) of level k of composition N, typed */
+#define CLOF_CMP_NODE_(N, k, n) ((clof_##N##_l##k##_t *)(n))
+/* the table entries of level k's functions */
+#define CLOF_CMP_OPS_(N, k)                                                    \
+    {clof_##N##_acq##k, clof_##N##_try##k, clof_##N##_rel##k, clof_##N##_hw##k}
+
+/* The top (system) level k: the basic lock B alone, and the fast word. */
+#define CLOF_CMP_TOP_(N, k, B)                                                 \
     typedef struct {                                                           \
-        CLOF_ATOMICPTR(clof_compose_tree_t) tree;                              \
+        clof_##B##_t lock;                                                     \
+        clof_atomic32_t *fast; /* the fast path's word, or NULL */             \
+    } CLOF_CACHE_ALIGNED clof_##N##_l##k##_t;                                  \
+    typedef clof_##B##_ctx_t clof_##N##_c##k##_t;                              \
+    /* high: the fast word (the top has no high lock) */                       \
+    CLOF_GEN_ void clof_##N##_node_init##k(void *n, uint32_t threshold,        \
+                                           void *high)                         \
+    {                                                                          \
+        (void)threshold;                                                       \
+        clof_cmp_top_init(&clof_cmp_basic_##B, &CLOF_CMP_NODE_(N, k, n)->lock, \
+                          &CLOF_CMP_NODE_(N, k, n)->fast, high);               \
+    }                                                                          \
+    CLOF_INLINE uint32_t clof_##N##_acq##k(void *n, void *c)                   \
+    {                                                                          \
+        return clof_cmp_top_acquire(&clof_cmp_basic_##B,                      \
+                                    &CLOF_CMP_NODE_(N, k, n)->lock,            \
+                                    CLOF_CMP_NODE_(N, k, n)->fast, c);         \
+    }                                                                          \
+    CLOF_INLINE bool clof_##N##_try##k(void *n, void *c)                       \
+    {                                                                          \
+        return clof_cmp_top_tryacquire(&clof_cmp_basic_##B,                    \
+                                       &CLOF_CMP_NODE_(N, k, n)->lock,         \
+                                       CLOF_CMP_NODE_(N, k, n)->fast, c);      \
+    }                                                                          \
+    CLOF_INLINE void clof_##N##_rel##k(void *n, void *c)                       \
+    {                                                                          \
+        clof_cmp_top_release(&clof_cmp_basic_##B,                              \
+                             &CLOF_CMP_NODE_(N, k, n)->lock,                   \
+                             CLOF_CMP_NODE_(N, k, n)->fast, c);                \
+    }                                                                          \
+    CLOF_INLINE bool clof_##N##_hw##k(void *n, void *c)                        \
+    {                                                                          \
+        return clof_cmp_top_has_waiters(&clof_cmp_basic_##B,                  \
+                                        &CLOF_CMP_NODE_(N, k, n)->lock, c);    \
+    }
+
+/* A low level k whose high lock is level k1 (declared before it). */
+#define CLOF_CMP_LEVEL_(N, k, k1, B)                                           \
+    typedef struct {                                                           \
+        clof_##B##_t lock;                                                     \
+        clof_cmp_meta_t m;                                                     \
+        clof_##N##_c##k1##_t high_ctx CLOF_CACHE_ALIGNED;                      \
+    } CLOF_CACHE_ALIGNED clof_##N##_l##k##_t;                                  \
+    typedef clof_##B##_ctx_t clof_##N##_c##k##_t;                              \
+    CLOF_CMP_TABLE_ clof_cmp_level_t clof_##N##_lv##k = {                      \
+        k, &clof_cmp_basic_##B, CLOF_CMP_OPS_(N, k1)};                         \
+    /* the arguments of every generic call: the table and the node's parts */ \
+    CLOF_GEN_ void clof_##N##_node_init##k(void *n, uint32_t threshold,        \
+                                           void *high)                         \
+    {                                                                          \
+        clof_cmp_level_init(&clof_##N##_lv##k, n, sizeof(clof_##N##_l##k##_t), \
+                            &CLOF_CMP_NODE_(N, k, n)->lock,                    \
+                            &CLOF_CMP_NODE_(N, k, n)->m, threshold, high);     \
+    }                                                                          \
+    CLOF_INLINE uint32_t clof_##N##_acq##k(void *n, void *c)                   \
+    {                                                                          \
+        return clof_cmp_level_acquire(CLOF_CMP_LEVEL_ARGS_(N, k, n, c));       \
+    }                                                                          \
+    CLOF_INLINE bool clof_##N##_try##k(void *n, void *c)                       \
+    {                                                                          \
+        return clof_cmp_level_tryacquire(CLOF_CMP_LEVEL_ARGS_(N, k, n, c));    \
+    }                                                                          \
+    CLOF_INLINE void clof_##N##_rel##k(void *n, void *c)                       \
+    {                                                                          \
+        clof_cmp_level_release(CLOF_CMP_LEVEL_ARGS_(N, k, n, c));              \
+    }                                                                          \
+    CLOF_INLINE bool clof_##N##_hw##k(void *n, void *c)                        \
+    {                                                                          \
+        return clof_cmp_level_has_waiters(CLOF_CMP_LEVEL_ARGS_(N, k, n, c));   \
+    }
+#define CLOF_CMP_LEVEL_ARGS_(N, k, n, c)                                       \
+    &clof_##N##_lv##k, &CLOF_CMP_NODE_(N, k, n)->lock,                         \
+        &CLOF_CMP_NODE_(N, k, n)->m, c, &CLOF_CMP_NODE_(N, k, n)->high_ctx
+
+/* The nodes of levels 0..n-1, for the front's table (sizes, then inits). */
+#define CLOF_CMP_NODES_1_(N)                                                   \
+    {sizeof(clof_##N##_l0_t)}, {clof_##N##_node_init0}
+#define CLOF_CMP_NODES_2_(N)                                                   \
+    {sizeof(clof_##N##_l0_t), sizeof(clof_##N##_l1_t)},                        \
+        {clof_##N##_node_init0, clof_##N##_node_init1}
+#define CLOF_CMP_NODES_3_(N)                                                   \
+    {sizeof(clof_##N##_l0_t), sizeof(clof_##N##_l1_t),                         \
+     sizeof(clof_##N##_l2_t)},                                                 \
+        {clof_##N##_node_init0, clof_##N##_node_init1, clof_##N##_node_init2}
+#define CLOF_CMP_NODES_4_(N)                                                   \
+    {sizeof(clof_##N##_l0_t), sizeof(clof_##N##_l1_t),                         \
+     sizeof(clof_##N##_l2_t), sizeof(clof_##N##_l3_t)},                        \
+        {clof_##N##_node_init0, clof_##N##_node_init1, clof_##N##_node_init2,  \
+         clof_##N##_node_init3}
+#define CLOF_CMP_NODES_5_(N)                                                   \
+    {sizeof(clof_##N##_l0_t), sizeof(clof_##N##_l1_t),                         \
+     sizeof(clof_##N##_l2_t), sizeof(clof_##N##_l3_t),                         \
+     sizeof(clof_##N##_l4_t)},                                                 \
+        {clof_##N##_node_init0, clof_##N##_node_init1, clof_##N##_node_init2,  \
+         clof_##N##_node_init3, clof_##N##_node_init4}
+
+/* The user-facing lock over the tree (levels 0..NLEV-1 declared before it):
+ * its types, its table clof_<name>_front, and the interface of every clof
+ * lock (lock.h), each function one call of Part 2.  FAST: 1 for the fast
+ * path, 0 without. */
+#define CLOF_CMP_FRONT_(N, P, NLEV, FAIR, FAST)                                \
+    typedef struct {                                                           \
+        clof_compose_treep_t tree;                                             \
     } clof_##N##_t;                                                            \
     typedef struct {                                                           \
         clof_##N##_c0_t c0;                                                    \
-        clof_##N##_l0_t *leaf; /* the leaf locked at acquire */                \
+        void *leaf; /* the leaf (clof_<name>_l0_t) locked at acquire */        \
     } clof_##N##_ctx_t;                                                        \
-    CLOF_GEN_ int clof_##N##_build_(clof_compose_tree_t *tr,               \
-                                        const clof_topology_t *t,              \
-                                        const uint32_t *levels)                \
-    {                                                                          \
-        memset(tr, 0, sizeof *tr);                                             \
-        tr->topo = t;                                                          \
-        tr->nlev = NLEV;                                                       \
-        uint32_t pref_[NLEV];                                                  \
-        if (!levels && clof_compose_prefer_(t, NLEV, P, pref_))                \
-            levels = pref_;                                                    \
-        if (clof_compose_levels_(t, NLEV, levels, tr->lvl) != 0)               \
-            return -1;                                                         \
-        for (uint32_t k = 0; k < NLEV; k++)                                    \
-            tr->ncoh[k] = k == NLEV - 1 ? 1 : clof_topo_ncohorts(t, tr->lvl[k]); \
-        BUILD                                                                  \
-        return 0;                                                              \
-    }                                                                          \
-    CLOF_GEN_ void clof_##N##_free_tree_(clof_compose_tree_t *tr)          \
-    {                                                                          \
-        for (uint32_t k = 0; k < CLOF_TOPO_MAX_LEVELS; k++)                    \
-            free(tr->nodes[k]);                                                \
-        free(tr);                                                              \
-    }                                                                          \
-    /* 0, or -1 when levels do not fit the topology or memory is short */      \
-    CLOF_GEN_ int clof_##N##_init_topo(clof_##N##_t *l,                    \
-                                           const clof_topology_t *t,           \
-                                           const uint32_t *levels)             \
-    {                                                                          \
-        clof_compose_tree_t *tr =                                              \
-            clof_compose_tree_new_();                                          \
-        if (!tr)                                                               \
-            return -1;                                                         \
-        if (clof_##N##_build_(tr, t, levels) != 0) {                           \
-            clof_##N##_free_tree_(tr);                                         \
-            return -1;                                                         \
-        }                                                                      \
-        clof_atomicptr_write_rel(&l->tree, tr);                                \
-        return 0;                                                              \
-    }                                                                          \
-    CLOF_GEN_ void clof_##N##_init(clof_##N##_t *l)                        \
-    {                                                                          \
-        clof_atomicptr_write_rlx(&l->tree, (clof_compose_tree_t *)NULL);       \
-    }                                                                          \
-    CLOF_GEN_ void clof_##N##_destroy(clof_##N##_t *l)                     \
-    {                                                                          \
-        clof_compose_tree_t *tr = clof_atomicptr_read_acq(&l->tree);           \
-        if (tr)                                                                \
-            clof_##N##_free_tree_(tr);                                         \
-        clof_atomicptr_write_rlx(&l->tree, (clof_compose_tree_t *)NULL);       \
-    }                                                                          \
-    /* the kind of this lock's trees, for CLOF_COMPOSE_TREE_REUSE */         \
-    CLOF_GEN_ const void *clof_##N##_tree_kind_(void)                         \
+    /* the kind of this lock's trees, for CLOF_COMPOSE_TREE_REUSE */           \
+    CLOF_GEN_ const void *clof_##N##_tree_kind_(void)                          \
     {                                                                          \
         static const char kind_ = 0;                                           \
         return &kind_;                                                         \
     }                                                                          \
-    /* first use of an all-zero lock: a retired tree (if the user recycles \
-     * them), else one built over the process topology */                   \
-    CLOF_SLOW clof_compose_tree_t *clof_##N##_lazy_(clof_##N##_t *l)            \
-    {                                                                          \
-        const void *kind_ = clof_##N##_tree_kind_();                           \
-        clof_compose_tree_t *tr =                                              \
-            (clof_compose_tree_t *)CLOF_COMPOSE_TREE_REUSE(kind_);             \
-        bool reused_ = tr != NULL;                                             \
-        if (!reused_) {                                                        \
-            tr = clof_compose_tree_new_();                                     \
-            if (!tr || clof_##N##_build_(tr, clof_topology(), NULL) != 0)      \
-                abort(); /* out of memory at first use */                      \
-        }                                                                      \
-        clof_compose_tree_t *old = clof_atomicptr_cmpxchg(                     \
-            &l->tree, (clof_compose_tree_t *)NULL, tr);                        \
-        if (old) {                                                             \
-            if (reused_)                                                       \
-                CLOF_COMPOSE_TREE_RETIRE(tr, kind_);                           \
-            else                                                               \
-                clof_##N##_free_tree_(tr);                                     \
-            return old;                                                        \
-        }                                                                      \
-        return tr;                                                             \
-    }                                                                          \
-    CLOF_INLINE clof_##N##_l0_t *clof_##N##_leaf_(clof_##N##_t *l)           \
-    {                                                                          \
-        clof_compose_tree_t *tr = clof_atomicptr_read_acq(&l->tree);           \
-        if (CLOF_UNLIKELY(tr == NULL))                                         \
-            tr = clof_##N##_lazy_(l);                                          \
-        uint32_t cpu = clof_current_cpu();                                     \
-        uint32_t leaf = NLEV == 1 ? 0 : clof_topo_cohort(tr->topo, cpu, tr->lvl[0]); \
-        return &((clof_##N##_l0_t *)tr->nodes[0])[leaf];                       \
-    }                                                                          \
-    /* the fast word (the tree is built at the first use) */                 \
-    CLOF_INLINE clof_atomic32_t *clof_##N##_fastw_(clof_##N##_t *l)           \
-    {                                                                          \
-        clof_compose_tree_t *tr = clof_atomicptr_read_acq(&l->tree);           \
-        if (CLOF_UNLIKELY(tr == NULL))                                         \
-            tr = clof_##N##_lazy_(l);                                          \
-        return &tr->fast;                                                      \
-    }                                                                          \
-    /* through the tree (inline without the fast path; out of line with   \
-     * it, so that the fast path saves no registers) */                       \
-    CLOF_INLINE void clof_##N##_acquire_tree_(clof_##N##_t *l,               \
-                                              clof_##N##_ctx_t *c)             \
-    {                                                                          \
-        clof_##N##_l0_t *leaf = clof_##N##_leaf_(l);                           \
-        c->leaf = leaf;                                                        \
-        uint32_t taken = clof_##N##_acq0(leaf, &c->c0);                        \
-        (void)taken;                                                           \
-        CLOF_COMPOSE_ON_ACQUIRE(taken);                                        \
-    }                                                                          \
-    CLOF_CMP_OUTLINE_ void clof_##N##_acquire_slow_(clof_##N##_t *l,         \
-                                                    clof_##N##_ctx_t *c)       \
-    {                                                                          \
-        clof_##N##_acquire_tree_(l, c);                                        \
-    }                                                                          \
-    CLOF_CMP_OUTLINE_ void clof_##N##_release_slow_(clof_##N##_ctx_t *c)      \
-    {                                                                          \
-        clof_##N##_rel0(c->leaf, &c->c0);                                      \
-    }                                                                          \
-    CLOF_INLINE void clof_##N##_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
-    {                                                                          \
-        if (FAST) {                                                            \
-            if (clof_compose_fast_try_(clof_##N##_fastw_(l))) {                \
-                c->leaf = NULL; /* held through the fast path */               \
-                CLOF_COMPOSE_ON_ACQUIRE(NLEV);                                 \
-                return;                                                        \
-            }                                                                  \
-            clof_##N##_acquire_slow_(l, c);                                    \
-            return;                                                            \
-        }                                                                      \
-        clof_##N##_acquire_tree_(l, c);                                        \
-    }                                                                          \
-    CLOF_INLINE bool clof_##N##_tryacquire(clof_##N##_t *l,                  \
-                                             clof_##N##_ctx_t *c)              \
-    {                                                                          \
-        if (FAST) { /* held exactly when the fast word is */                   \
-            if (!clof_compose_fast_try_(clof_##N##_fastw_(l)))                 \
-                return false;                                                  \
-            c->leaf = NULL;                                                    \
-            return true;                                                       \
-        }                                                                      \
-        clof_##N##_l0_t *leaf = clof_##N##_leaf_(l);                           \
-        if (!clof_##N##_try0(leaf, &c->c0))                                    \
-            return false;                                                      \
-        c->leaf = leaf;                                                        \
-        return true;                                                           \
-    }                                                                          \
-    CLOF_INLINE void clof_##N##_release(clof_##N##_t *l, clof_##N##_ctx_t *c) \
-    {                                                                          \
-        if (FAST) {                                                            \
-            if (c->leaf == NULL)                                               \
-                clof_compose_fast_release_(                                    \
-                    &clof_atomicptr_read_rlx(&l->tree)->fast);                 \
-            else                                                               \
-                clof_##N##_release_slow_(c);                                   \
-            return;                                                            \
-        }                                                                      \
-        clof_##N##_rel0(c->leaf, &c->c0);                                      \
-    }                                                                          \
-    CLOF_INLINE bool clof_##N##_has_waiters(clof_##N##_t *l,                 \
-                                              clof_##N##_ctx_t *c)             \
-    {                                                                          \
-        if ((FAST) && c->leaf == NULL) /* a system-level owner waits */        \
-            return (clof_atomic32_read_rlx(                                    \
-                        &clof_atomicptr_read_rlx(&l->tree)->fast) &            \
-                    CLOF_CMP_TOPWAIT_) != 0;                                   \
-        return clof_##N##_hw0(c->leaf, &c->c0);                                \
-    }                                                                          \
-    CLOF_GEN_ clof_lock_desc_t clof_##N##_desc(void)                       \
+    CLOF_CMP_OUTLINE_ void clof_##N##_acquire_slow_(clof_compose_treep_t *t,   \
+                                                    void *c0, void **leaf);    \
+    CLOF_CMP_OUTLINE_ void clof_##N##_release_slow_(void *c0);                 \
+    CLOF_SLOW clof_compose_tree_t *clof_##N##_lazy_(clof_compose_treep_t *t);  \
+    CLOF_CMP_TABLE_ clof_cmp_front_t clof_##N##_front = {                      \
+        #N, NLEV, FAST, P, CLOF_CMP_NODES_##NLEV##_(N), CLOF_CMP_OPS_(N, 0),   \
+        clof_##N##_tree_kind_, clof_##N##_lazy_, clof_##N##_acquire_slow_,     \
+        clof_##N##_release_slow_};                                             \
+    CLOF_SLOW clof_compose_tree_t *clof_##N##_lazy_(clof_compose_treep_t *t)   \
+    { return clof_cmp_lazy(&clof_##N##_front, t); }                            \
+    CLOF_CMP_OUTLINE_ void clof_##N##_acquire_slow_(clof_compose_treep_t *t,   \
+                                                    void *c0, void **leaf)     \
+    { clof_cmp_acquire_tree(&clof_##N##_front, t, c0, leaf); }                 \
+    CLOF_CMP_OUTLINE_ void clof_##N##_release_slow_(void *c0)                  \
+    { clof_##N##_rel0(((clof_##N##_ctx_t *)c0)->leaf, c0); }                   \
+    CLOF_GEN_ int clof_##N##_build_(clof_compose_tree_t *tr,                   \
+                                    const clof_topology_t *t,                  \
+                                    const uint32_t *levels)                    \
+    { return clof_cmp_build(&clof_##N##_front, tr, t, levels); }               \
+    CLOF_GEN_ void clof_##N##_free_tree_(clof_compose_tree_t *tr)             \
+    { clof_cmp_free_tree(tr); }                                                \
+    CLOF_GEN_ int clof_##N##_init_topo(clof_##N##_t *l,                        \
+                                       const clof_topology_t *t,               \
+                                       const uint32_t *levels)                 \
+    { return clof_cmp_init_topo(&clof_##N##_front, &l->tree, t, levels); }     \
+    CLOF_GEN_ void clof_##N##_init(clof_##N##_t *l)                           \
+    { clof_atomicptr_write_rlx(&l->tree, (clof_compose_tree_t *)NULL); }       \
+    CLOF_GEN_ void clof_##N##_destroy(clof_##N##_t *l)                        \
+    { clof_cmp_destroy(&l->tree); }                                            \
+    CLOF_INLINE clof_##N##_l0_t *clof_##N##_leaf_(clof_##N##_t *l)             \
+    { return (clof_##N##_l0_t *)clof_cmp_leaf(&clof_##N##_front, &l->tree); }  \
+    CLOF_INLINE clof_atomic32_t *clof_##N##_fastw_(clof_##N##_t *l)            \
+    { return &clof_cmp_tree(&clof_##N##_front, &l->tree)->fast; }             \
+    CLOF_INLINE void clof_##N##_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
+    { clof_cmp_acquire(&clof_##N##_front, &l->tree, &c->c0, &c->leaf); }       \
+    CLOF_INLINE bool clof_##N##_tryacquire(clof_##N##_t *l,                    \
+                                           clof_##N##_ctx_t *c)                \
+    { return clof_cmp_tryacquire(&clof_##N##_front, &l->tree, &c->c0, &c->leaf); } \
+    CLOF_INLINE void clof_##N##_release(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
+    { clof_cmp_release(&clof_##N##_front, &l->tree, &c->c0, &c->leaf); }       \
+    CLOF_INLINE bool clof_##N##_has_waiters(clof_##N##_t *l,                   \
+                                            clof_##N##_ctx_t *c)               \
+    { return clof_cmp_has_waiters(&clof_##N##_front, &l->tree, &c->c0, c->leaf); } \
+    CLOF_GEN_ clof_lock_desc_t clof_##N##_desc(void)                           \
     {                                                                          \
         clof_lock_desc_t d = {#N,  FAIR, true, true, true,                     \
                               sizeof(clof_##N##_t), sizeof(clof_##N##_ctx_t)}; \
         return d;                                                              \
     }
 
+/* Recycling of trees: CLOF_COMPOSE_TREE_REUSE / _RETIRE, hier/levels.h. */
+
 #define CLOF_COMPOSED_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
 
 /* ---- depths 1..5 (arguments from the system level down) ---- */
-#define CLOF_LOCK_1_(N, P, B0)                                                    \
+#define CLOF_LOCK_1_(N, P, B0)                                                 \
     CLOF_CMP_TOP_(N, 0, B0)                                                    \
-    CLOF_CMP_FRONT_(N, P, 1, CLOF_FAIR_##B0, 0,                                   \
-                    CLOF_CMP_ALLOC_(N, 0); CLOF_CMP_TOPINIT_NOFAST_(N, 0))
-#define CLOF_LOCK_2_(N, P, B1, B0)                                                \
+    CLOF_CMP_FRONT_(N, P, 1, CLOF_FAIR_##B0, 0)
+#define CLOF_LOCK_2_(N, P, B1, B0)                                             \
     CLOF_CMP_TOP_(N, 1, B1)                                                    \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
-    CLOF_CMP_FRONT_(N, P, 2, CLOF_FAIR_##B1 && CLOF_FAIR_##B0, CLOF_COMPOSE_FAST_, \
-                    CLOF_CMP_ALLOC_(N, 1); CLOF_CMP_ALLOC_(N, 0);              \
-                    CLOF_CMP_TOPINIT_(N, 1) CLOF_CMP_LINK_(N, 0, 1))
-#define CLOF_LOCK_3_(N, P, B2, B1, B0)                                            \
+    CLOF_CMP_FRONT_(N, P, 2, CLOF_FAIR_##B1 && CLOF_FAIR_##B0,                 \
+                    CLOF_COMPOSE_FAST_)
+#define CLOF_LOCK_3_(N, P, B2, B1, B0)                                         \
     CLOF_CMP_TOP_(N, 2, B2)                                                    \
     CLOF_CMP_LEVEL_(N, 1, 2, B1)                                               \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
-    CLOF_CMP_FRONT_(N, P, 3, CLOF_FAIR_##B2 && CLOF_FAIR_##B1 && CLOF_FAIR_##B0,  \
-                    CLOF_COMPOSE_FAST_,                                        \
-                    CLOF_CMP_ALLOC_(N, 2); CLOF_CMP_ALLOC_(N, 1);              \
-                    CLOF_CMP_ALLOC_(N, 0); CLOF_CMP_TOPINIT_(N, 2)             \
-                    CLOF_CMP_LINK_(N, 1, 2) CLOF_CMP_LINK_(N, 0, 1))
-#define CLOF_LOCK_4_(N, P, B3, B2, B1, B0)                                        \
+    CLOF_CMP_FRONT_(N, P, 3, CLOF_FAIR_##B2 && CLOF_FAIR_##B1 && CLOF_FAIR_##B0, \
+                    CLOF_COMPOSE_FAST_)
+#define CLOF_LOCK_4_(N, P, B3, B2, B1, B0)                                     \
     CLOF_CMP_TOP_(N, 3, B3)                                                    \
     CLOF_CMP_LEVEL_(N, 2, 3, B2)                                               \
     CLOF_CMP_LEVEL_(N, 1, 2, B1)                                               \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
-    CLOF_CMP_FRONT_(N, P, 4,                                                      \
+    CLOF_CMP_FRONT_(N, P, 4,                                                   \
                     CLOF_FAIR_##B3 && CLOF_FAIR_##B2 && CLOF_FAIR_##B1 &&      \
                         CLOF_FAIR_##B0,                                        \
-                    CLOF_COMPOSE_FAST_,                                        \
-                    CLOF_CMP_ALLOC_(N, 3); CLOF_CMP_ALLOC_(N, 2);              \
-                    CLOF_CMP_ALLOC_(N, 1); CLOF_CMP_ALLOC_(N, 0);              \
-                    CLOF_CMP_TOPINIT_(N, 3) CLOF_CMP_LINK_(N, 2, 3)            \
-                    CLOF_CMP_LINK_(N, 1, 2) CLOF_CMP_LINK_(N, 0, 1))
-#define CLOF_LOCK_5_(N, P, B4, B3, B2, B1, B0)                                    \
+                    CLOF_COMPOSE_FAST_)
+#define CLOF_LOCK_5_(N, P, B4, B3, B2, B1, B0)                                 \
     CLOF_CMP_TOP_(N, 4, B4)                                                    \
     CLOF_CMP_LEVEL_(N, 3, 4, B3)                                               \
     CLOF_CMP_LEVEL_(N, 2, 3, B2)                                               \
     CLOF_CMP_LEVEL_(N, 1, 2, B1)                                               \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
-    CLOF_CMP_FRONT_(N, P, 5,                                                      \
+    CLOF_CMP_FRONT_(N, P, 5,                                                   \
                     CLOF_FAIR_##B4 && CLOF_FAIR_##B3 && CLOF_FAIR_##B2 &&      \
                         CLOF_FAIR_##B1 && CLOF_FAIR_##B0,                      \
-                    CLOF_COMPOSE_FAST_,                                        \
-                    CLOF_CMP_ALLOC_(N, 4); CLOF_CMP_ALLOC_(N, 3);              \
-                    CLOF_CMP_ALLOC_(N, 2); CLOF_CMP_ALLOC_(N, 1);              \
-                    CLOF_CMP_ALLOC_(N, 0); CLOF_CMP_TOPINIT_(N, 4)             \
-                    CLOF_CMP_LINK_(N, 3, 4) CLOF_CMP_LINK_(N, 2, 3)            \
-                    CLOF_CMP_LINK_(N, 1, 2) CLOF_CMP_LINK_(N, 0, 1))
+                    CLOF_COMPOSE_FAST_)
 
 /* ---- the same, arguments from the lowest level up (as a name reads) ---- */
 #define CLOF_COMPOSE_1_(N, P, B0) CLOF_LOCK_1_(N, P, B0)

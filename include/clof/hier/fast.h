@@ -122,8 +122,12 @@ CLOF_INLINE void clof_compose_fast_drop_(clof_atomic32_t *f)
 }
 
 /* The context invariant: high before low.  CLOF_COMPOSE_SWAPPED_RELEASE
- * builds the broken order on purpose, for the test that must catch it. */
-#ifdef CLOF_COMPOSE_SWAPPED_RELEASE
+ * builds the broken order on purpose, for the test that must catch it; a
+ * model-checking client may define its own order before including clof
+ * headers (verify/clients_swapped.c: with a scheduling point between). */
+#if defined(CLOF_CMP_RELEASE_ORDER_)
+/* the includer's */
+#elif defined(CLOF_COMPOSE_SWAPPED_RELEASE)
 #define CLOF_CMP_RELEASE_ORDER_(high, low) (low, high)
 #else
 #define CLOF_CMP_RELEASE_ORDER_(high, low) (high, low)

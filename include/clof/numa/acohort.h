@@ -183,9 +183,10 @@ typedef struct {
 } CLOF_CACHE_ALIGNED clof_a_c_bo_bo_l0_t;
 typedef clof_noctx_t clof_a_c_bo_bo_c0_t;
 
-CLOF_GEN_ void clof_a_c_bo_bo_node_init0(clof_a_c_bo_bo_l0_t *n,
+CLOF_GEN_ void clof_a_c_bo_bo_node_init0(void *node,
                                          uint32_t threshold, void *high)
 {
+    clof_a_c_bo_bo_l0_t *n = (clof_a_c_bo_bo_l0_t *)node;
     memset(n, 0, sizeof *n);
     n->threshold = threshold ? threshold : CLOF_COMPOSE_THRESHOLD;
     n->high = (clof_a_c_bo_bo_l1_t *)high;
@@ -254,19 +255,22 @@ CLOF_INLINE uint32_t clof_a_c_bo_bo_acqu0(clof_a_c_bo_bo_l0_t *n,
     }
     return clof_a_c_bo_bo_slow_(n, deadline);
 }
-CLOF_INLINE uint32_t clof_a_c_bo_bo_acq0(clof_a_c_bo_bo_l0_t *n,
-                                         clof_a_c_bo_bo_c0_t *c)
+CLOF_INLINE uint32_t clof_a_c_bo_bo_acq0(void *node, void *ctx)
 {
+    clof_a_c_bo_bo_l0_t *n = (clof_a_c_bo_bo_l0_t *)node;
+    clof_a_c_bo_bo_c0_t *c = (clof_a_c_bo_bo_c0_t *)ctx;
     return clof_a_c_bo_bo_acqu0(n, c, CLOF_DEADLINE_NONE);
 }
-CLOF_INLINE bool clof_a_c_bo_bo_try0(clof_a_c_bo_bo_l0_t *n,
-                                     clof_a_c_bo_bo_c0_t *c)
+CLOF_INLINE bool clof_a_c_bo_bo_try0(void *node, void *ctx)
 {
+    clof_a_c_bo_bo_l0_t *n = (clof_a_c_bo_bo_l0_t *)node;
+    clof_a_c_bo_bo_c0_t *c = (clof_a_c_bo_bo_c0_t *)ctx;
     return clof_a_c_bo_bo_acqu0(n, c, 0) != 0;
 }
-CLOF_INLINE void clof_a_c_bo_bo_rel0(clof_a_c_bo_bo_l0_t *n,
-                                     clof_a_c_bo_bo_c0_t *c)
+CLOF_INLINE void clof_a_c_bo_bo_rel0(void *node, void *ctx)
 {
+    clof_a_c_bo_bo_l0_t *n = (clof_a_c_bo_bo_l0_t *)node;
+    clof_a_c_bo_bo_c0_t *c = (clof_a_c_bo_bo_c0_t *)ctx;
     clof_bo_ctx_t hc;
     (void)c;
     if (clof_atomic32_read_rlx(&n->waiting) != 0 &&
@@ -293,19 +297,17 @@ CLOF_INLINE void clof_a_c_bo_bo_rel0(clof_a_c_bo_bo_l0_t *n,
     if (CLOF_WAIT_CAN_PARK && clof_atomic32_read(&n->waiting) != 0)
         clof_atomic32_wake(&n->state, CLOF_ACBB_FREE);
 }
-CLOF_INLINE bool clof_a_c_bo_bo_hw0(clof_a_c_bo_bo_l0_t *n,
-                                    clof_a_c_bo_bo_c0_t *c)
+CLOF_INLINE bool clof_a_c_bo_bo_hw0(void *node, void *ctx)
 {
+    clof_a_c_bo_bo_l0_t *n = (clof_a_c_bo_bo_l0_t *)node;
+    clof_a_c_bo_bo_c0_t *c = (clof_a_c_bo_bo_c0_t *)ctx;
     clof_bo_ctx_t hc;
     (void)c;
     return clof_atomic32_read_rlx(&n->waiting) != 0 ||
            clof_bo_has_waiters(&n->high->lock, &hc);
 }
 
-CLOF_CMP_FRONT_(a_c_bo_bo, clof_cohort_levels_, 2, 0, CLOF_COMPOSE_FAST_,
-                CLOF_CMP_ALLOC_(a_c_bo_bo, 1); CLOF_CMP_ALLOC_(a_c_bo_bo, 0);
-                CLOF_CMP_TOPINIT_(a_c_bo_bo, 1)
-                    CLOF_CMP_LINK_(a_c_bo_bo, 0, 1))
+CLOF_CMP_FRONT_(a_c_bo_bo, clof_cohort_levels_, 2, 0, CLOF_COMPOSE_FAST_)
 
 /* ================================================================ A-C-BO-CLH */
 
@@ -327,9 +329,10 @@ typedef struct {
     clof_aclh_node_t *node; /* the node of the current acquisition */
 } clof_a_c_bo_clh_c0_t;
 
-CLOF_GEN_ void clof_a_c_bo_clh_node_init0(clof_a_c_bo_clh_l0_t *n,
+CLOF_GEN_ void clof_a_c_bo_clh_node_init0(void *node,
                                           uint32_t threshold, void *high)
 {
+    clof_a_c_bo_clh_l0_t *n = (clof_a_c_bo_clh_l0_t *)node;
     memset(n, 0, sizeof *n);
     n->threshold = threshold ? threshold : CLOF_COMPOSE_THRESHOLD;
     n->high = (clof_a_c_bo_clh_l1_t *)high;
@@ -414,19 +417,22 @@ CLOF_INLINE uint32_t clof_a_c_bo_clh_acqu0(clof_a_c_bo_clh_l0_t *n,
         return clof_a_c_bo_clh_global_(n, me, deadline);
     return clof_a_c_bo_clh_slow_(n, me, pred, deadline);
 }
-CLOF_INLINE uint32_t clof_a_c_bo_clh_acq0(clof_a_c_bo_clh_l0_t *n,
-                                          clof_a_c_bo_clh_c0_t *c)
+CLOF_INLINE uint32_t clof_a_c_bo_clh_acq0(void *node, void *ctx)
 {
+    clof_a_c_bo_clh_l0_t *n = (clof_a_c_bo_clh_l0_t *)node;
+    clof_a_c_bo_clh_c0_t *c = (clof_a_c_bo_clh_c0_t *)ctx;
     return clof_a_c_bo_clh_acqu0(n, c, CLOF_DEADLINE_NONE);
 }
-CLOF_INLINE bool clof_a_c_bo_clh_try0(clof_a_c_bo_clh_l0_t *n,
-                                      clof_a_c_bo_clh_c0_t *c)
+CLOF_INLINE bool clof_a_c_bo_clh_try0(void *node, void *ctx)
 {
+    clof_a_c_bo_clh_l0_t *n = (clof_a_c_bo_clh_l0_t *)node;
+    clof_a_c_bo_clh_c0_t *c = (clof_a_c_bo_clh_c0_t *)ctx;
     return clof_a_c_bo_clh_acqu0(n, c, 0) != 0;
 }
-CLOF_INLINE void clof_a_c_bo_clh_rel0(clof_a_c_bo_clh_l0_t *n,
-                                      clof_a_c_bo_clh_c0_t *c)
+CLOF_INLINE void clof_a_c_bo_clh_rel0(void *node, void *ctx)
 {
+    clof_a_c_bo_clh_l0_t *n = (clof_a_c_bo_clh_l0_t *)node;
+    clof_a_c_bo_clh_c0_t *c = (clof_a_c_bo_clh_c0_t *)ctx;
     clof_bo_ctx_t hc;
     clof_aclh_node_t *me = c->node;
     if (clof_atomic64_read_rlx(&me->word) == CLOF_ACLH_BUSY &&
@@ -444,18 +450,16 @@ CLOF_INLINE void clof_a_c_bo_clh_rel0(clof_a_c_bo_clh_l0_t *n,
     clof_bo_release(&n->high->lock, &hc);
     clof_a_c_bo_clh_rel_global_(n, me);
 }
-CLOF_INLINE bool clof_a_c_bo_clh_hw0(clof_a_c_bo_clh_l0_t *n,
-                                     clof_a_c_bo_clh_c0_t *c)
+CLOF_INLINE bool clof_a_c_bo_clh_hw0(void *node, void *ctx)
 {
+    clof_a_c_bo_clh_l0_t *n = (clof_a_c_bo_clh_l0_t *)node;
+    clof_a_c_bo_clh_c0_t *c = (clof_a_c_bo_clh_c0_t *)ctx;
     clof_bo_ctx_t hc;
     return clof_atomicptr_read_rlx(&n->tail) != c->node ||
            clof_bo_has_waiters(&n->high->lock, &hc);
 }
 
-CLOF_CMP_FRONT_(a_c_bo_clh, clof_cohort_levels_, 2, 0, CLOF_COMPOSE_FAST_,
-                CLOF_CMP_ALLOC_(a_c_bo_clh, 1); CLOF_CMP_ALLOC_(a_c_bo_clh, 0);
-                CLOF_CMP_TOPINIT_(a_c_bo_clh, 1)
-                    CLOF_CMP_LINK_(a_c_bo_clh, 0, 1))
+CLOF_CMP_FRONT_(a_c_bo_clh, clof_cohort_levels_, 2, 0, CLOF_COMPOSE_FAST_)
 
 /* ---- acquire with a deadline, for both ---- */
 /* The fast word first (held exactly when HELD is set, so with deadline 0 a
