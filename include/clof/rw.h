@@ -198,7 +198,7 @@ static inline bool clof_rw_ind_await_empty_until(clof_rw_ind_t *ri,
 #define CLOF_RW_POLL_NS 1000000u /* 1 ms */
 #endif
 #define CLOF_RW_POLL_UNTIL_(try_expr, word, deadline)                          \
-    ({                                                                         \
+    __extension__({ /* a GNU statement expression, C and C++ */               \
         bool ok_ = false;                                                      \
         clof_wait_t w_ = CLOF_WAIT_INIT;                                       \
         for (;;) {                                                             \

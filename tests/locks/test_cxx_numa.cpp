@@ -8,6 +8,7 @@
 #include <clof/numa/cna.h>
 #include <clof/numa/cohort.h>
 #include <clof/numa/hmcs.h>
+#include <clof/rw/list.h> // the RW locks (rw.h) from C++ too
 
 #include <cstdio>
 #include <cstring>
@@ -70,6 +71,16 @@ int main()
     ok &= RUN_ZERO(a_c_bo_bo);
     ok &= RUN_ZERO(a_c_bo_clh);
     ok &= RUN_ZERO(cna);
+#define RUN_RW_WRITE(N)                                                        \
+    [&] {                                                                      \
+        auto l = std::make_unique<clof_##N##_t>();                             \
+        std::memset(static_cast<void *>(l.get()), 0, sizeof(clof_##N##_t));    \
+        return run<clof_##N##_t, clof_##N##_ctx_t>(#N " (write)", l.get(),     \
+                                                   clof_##N##_write_acquire,   \
+                                                   clof_##N##_write_release);  \
+    }()
+    ok &= RUN_RW_WRITE(rw_c_bo_mcs); // all-zero RW locks are valid too
+    ok &= RUN_RW_WRITE(bravo_rw_hmcs);
     {
         clof_hmcs_t h;
         std::memset(static_cast<void *>(&h), 0, sizeof h);

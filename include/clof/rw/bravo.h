@@ -75,7 +75,11 @@
 #endif
 
 typedef CLOF_ATOMICPTR(void) clof_bravo_slot_t;
+#ifdef __cplusplus
+static_assert(sizeof(void *) == sizeof(uint64_t), "BRAVO's timed wait reads a slot as 64 bits");
+#else
 _Static_assert(sizeof(void *) == sizeof(uint64_t), "BRAVO's timed wait reads a slot as 64 bits");
+#endif
 
 /* The process-wide visible readers table (weak: one copy however many
  * includers, as wait.h's parking table). */

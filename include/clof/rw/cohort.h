@@ -179,9 +179,9 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
                                                                                \
     /* readers under neutral preference register inside W */                  \
     static inline bool clof_##N##_read_np_(clof_##N##_t *l,                    \
-                                           clof_##N##_ctx_t *c, bool try)      \
+                                           clof_##N##_ctx_t *c, bool once)     \
     {                                                                          \
-        if (try) {                                                             \
+        if (once) {                                                            \
             if (!clof_##W##_tryacquire(&l->wlock, &c->w))                      \
                 return false;                                                  \
         } else {                                                               \
