@@ -48,6 +48,11 @@ static const vc_bug_t vc_bugs[] = {
      "a relaxed store: its locked = 1 may follow the hand-over's locked = 0 "
      "in mo (the S shape), and it waits forever",
      VC_STORE, VC_REL, VC_RLX, NULL, "clof_mcs_enqueue_", 1},
+    {"cr-passive-rlx", "cr.mcs",
+     "cr: whose passive thread joins `npassive` with a relaxed increment (the "
+     "Dekker pair with the release's decrement of `active` is gone: the idle "
+     "grant can miss it while it parks, and it waits forever)",
+     VC_FADD, VC_SEQ, VC_RLX, "cr.npassive", NULL, 1},
     {NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0},
 };
 

@@ -39,7 +39,9 @@ static void cr_final(void *arg)
 
 static void cr_name_state(clof_cr_t *s)
 {
+    vc_name(&s->releases, sizeof s->releases, "cr.releases");
     vc_name(&s->active, sizeof s->active, "cr.active");
+    vc_name(&s->cap, sizeof s->cap, "cr.cap");
     vc_name(&s->npassive, sizeof s->npassive, "cr.npassive");
     vc_name(&s->grants, sizeof s->grants, "cr.grants");
     vc_name(&s->taken, sizeof s->taken, "cr.taken");
