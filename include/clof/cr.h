@@ -21,9 +21,13 @@
  *               their ticket); its holder, the *passive head*, waits on the
  *               word `grants` until it is granted admission or sees
  *               `active` < cap, joins `active`, and passes the head on.
- *   release:  the inner release; then a counted thread leaves `active`.
- *             Grants: every CLOF_CR_ADMIT_EVERY-th release while passive
- *             threads wait (long-term fairness), and every release that
+ *   release:  the inner release, alone when the acquisition was not
+ *             counted and no thread is passive (the uncontended path: two
+ *             loads and a branch more); otherwise the release is numbered
+ *             (`releases`, while holding), and after the inner release a
+ *             counted thread leaves `active`.
+ *             Grants: every CLOF_CR_ADMIT_EVERY-th numbered release while
+ *             passive threads wait (long-term fairness), and every release that
  *             leaves `active` empty while passive threads wait (the lock
  *             would sit idle: no lost wake-up), issue one grant, unless one
  *             is already pending.  A grant admits the head whatever `active`
@@ -64,6 +68,11 @@
  * Memory orders:
  *   `releases` is written only by the holder (inside the critical section)
  *     and read only there: relaxed (the inner lock orders its holders).
+ *   The release's read of `npassive` that decides whether to number it is
+ *     relaxed: missing a passive thread that has just arrived delays the
+ *     count towards its grant by one release; the idle grant does not
+ *     depend on it (a counted release always takes the slow path, which
+ *     reads `npassive` with seq_cst).
  *   `active`: the admission CAS, the release's decrement and the head's
  *     read are seq_cst, and so are the passive thread's increment of
  *     `npassive` and the release's read of it: a Dekker pair -- a passive
@@ -316,14 +325,24 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
         c->counted = 0;                                                        \
         return clof_##B##_tryacquire(&l->base, &c->base);                      \
     }                                                                          \
-    CLOF_INLINE void clof_##N##_release(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
+    CLOF_SLOW void clof_##N##_release_slow_(clof_##N##_t *l,                   \
+                                            clof_##N##_ctx_t *c,               \
+                                            uint32_t counted)                  \
     {                                                                          \
         uint32_t n = clof_atomic32_read_rlx(&l->cr.releases) + 1;              \
-        uint32_t counted = c->counted;                                         \
         clof_atomic32_write_rlx(&l->cr.releases, n);                           \
         clof_##B##_release(&l->base, &c->base);                                \
-        if (CLOF_UNLIKELY(counted | !(n & (CLOF_CR_ADMIT_EVERY - 1))))         \
-            clof_cr_released_(&l->cr, counted, n);                             \
+        clof_cr_released_(&l->cr, counted, n);                                 \
+    }                                                                          \
+    CLOF_INLINE void clof_##N##_release(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
+    {                                                                          \
+        uint32_t counted = c->counted;                                         \
+        if (CLOF_UNLIKELY(counted |                                            \
+                          clof_atomic32_read_rlx(&l->cr.npassive))) {          \
+            clof_##N##_release_slow_(l, c, counted);                           \
+            return;                                                            \
+        }                                                                      \
+        clof_##B##_release(&l->base, &c->base);                                \
     }                                                                          \
     CLOF_INLINE bool clof_##N##_has_waiters(clof_##N##_t *l,                   \
                                             clof_##N##_ctx_t *c)               \
