@@ -35,7 +35,7 @@ LAYERS = [
     ("CLoF generator", ["clof/compose.h"]),
     ("compositions", ["clof/numa/cohort.h"]),
     ("abortable compositions", ["clof/numa/acohort.h"]),
-    ("layers over any lock", ["clof/asl.h"]),
+    ("layers over any lock", ["clof/asl.h", "clof/cr.h"]),
     ("umbrella", ["clof/clof.h"]),
 ]
 

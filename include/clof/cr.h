@@ -211,7 +211,9 @@ static inline void clof_cr_grant_(clof_cr_t *s, bool idle)
     if (clof_atomic32_cmpxchg(&s->grants, t, t + 1) != t)
         return; /* one is pending (or `taken` moved on: the head is awake) */
     CLOF_CR_ON_GRANT(s, idle);
-    clof_atomic32_wake(&s->grants, t + 1);
+    /* the head waits for any change (clof_atomic32_wait); no hand-off
+     * yield (clof_wake_value's): the woken head does not hold the lock */
+    clof_wake(&s->grants._v);
 }
 
 /* The passive set: wait until admitted, then count in `active`. */
