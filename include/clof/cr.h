@@ -38,7 +38,8 @@
  * (clof_cr_cpus(): sched_getaffinity, or CLOF_CR_ACTIVE) and adapts within
  * [1, that]: it shrinks by one when an admitted thread's wait in the inner
  * lock had to yield or park (the waiting policy lowered its spin budget,
- * wait.h: an active waiter did not keep a cpu), and grows by one at an idle
+ * wait.h: an active waiter did not keep a cpu; a weak signal once the
+ * budgets sit at their floor, docs/cr.md), and grows by one at an idle
  * grant (the lock went idle with passive waiters).  Threads that took the
  * free lock at step 1 are not counted: they hold it and do not wait.
  *
