@@ -28,6 +28,9 @@
  *   ck-fas     Concurrency Kit ck_spinlock_fas (fetch-and-store, then spin
  *              on a plain load: ck_spinlock_fas_lock, no backoff)
  *
+ * and, last, cr:<lock> (include/clof/cr.h, BENCH_CR_LOCKS) over the basic
+ * locks, hmcs, cna, c-bo-mcs, c-tkt-tkt, tkt-mcs, mcs-mcs and tkt-mcs-clh.
+ *
  * The ck locks spin the way ck spins (ck_pr_stall, no yielding, no
  * parking): they are the reference the papers compare against.
  *
@@ -352,6 +355,56 @@ static inline void bl_cna_release(bl_cna_lock_t *l, bl_cna_ctx_t *c)
     X(hmcs, HMCS) X(cna, CNA) X(c_bo_mcs, C_BO_MCS) X(c_tkt_tkt, C_TKT_TKT)                \
     X(c_ptl_tkt, C_PTL_TKT) X(a_c_bo_bo, A_C_BO_BO) X(a_c_bo_clh, A_C_BO_CLH)
 
+/* ---- concurrency restriction (include/clof/cr.h) over some of the above -- */
+/* cr:<lock>: the inner lock initialised by its own adapter, then the layer. */
+#include <clof/cr.h>
+#define BL_CR_ADAPTER_(id, str)                                                \
+    CLOF_CR_LOCK(cr_##id, id)                                                  \
+    typedef clof_cr_##id##_t bl_cr_##id##_lock_t;                              \
+    typedef clof_cr_##id##_ctx_t bl_cr_##id##_ctx_t;                           \
+    static const char bl_cr_##id##_str[] = "cr:" str;                          \
+    static inline void bl_cr_##id##_init(bl_cr_##id##_lock_t *l)               \
+    {                                                                          \
+        bl_##id##_init(&l->base);                                              \
+        clof_cr_state_init(&l->cr);                                            \
+    }                                                                          \
+    static inline void bl_cr_##id##_ctx_init(bl_cr_##id##_lock_t *l,           \
+                                             bl_cr_##id##_ctx_t *c)            \
+    {                                                                          \
+        (void)l;                                                               \
+        memset(c, 0, sizeof *c);                                               \
+    }                                                                          \
+    static inline void bl_cr_##id##_acquire(bl_cr_##id##_lock_t *l,            \
+                                            bl_cr_##id##_ctx_t *c)             \
+    {                                                                          \
+        clof_cr_##id##_acquire(l, c);                                          \
+    }                                                                          \
+    static inline void bl_cr_##id##_release(bl_cr_##id##_lock_t *l,            \
+                                            bl_cr_##id##_ctx_t *c)             \
+    {                                                                          \
+        clof_cr_##id##_release(l, c);                                          \
+    }
+/* X(id, ID) of the cr: locks: over every basic lock, the NUMA locks without
+ * an abortable path, and three compositions (named as clof-bench names
+ * them: cr:tkt-mcs; the preload library's cr:clof:tkt-mcs) */
+#define BENCH_CR_LIST_(X_CR_)                                                  \
+    X_CR_(tas, "tas") X_CR_(ttas, "ttas") X_CR_(bo, "bo")                      \
+    X_CR_(ticket, "ticket") X_CR_(ptl, "ptl") X_CR_(mcs, "mcs")                \
+    X_CR_(clh, "clh") X_CR_(hemlock, "hemlock")                                \
+    X_CR_(hemlock_ctr, "hemlock_ctr") X_CR_(hmcs, "hmcs") X_CR_(cna, "cna")    \
+    X_CR_(c_bo_mcs, "c-bo-mcs") X_CR_(c_tkt_tkt, "c-tkt-tkt")                  \
+    X_CR_(k_tkt_mcs, "tkt-mcs") X_CR_(k_mcs_mcs, "mcs-mcs")                    \
+    X_CR_(k_tkt_mcs_clh, "tkt-mcs-clh")
+BENCH_CR_LIST_(BL_CR_ADAPTER_)
+#define BENCH_CR_LOCKS(X)                                                      \
+    X(cr_tas, CR_TAS) X(cr_ttas, CR_TTAS) X(cr_bo, CR_BO)                      \
+    X(cr_ticket, CR_TICKET) X(cr_ptl, CR_PTL) X(cr_mcs, CR_MCS)                \
+    X(cr_clh, CR_CLH) X(cr_hemlock, CR_HEMLOCK)                                \
+    X(cr_hemlock_ctr, CR_HEMLOCK_CTR) X(cr_hmcs, CR_HMCS) X(cr_cna, CR_CNA)    \
+    X(cr_c_bo_mcs, CR_C_BO_MCS) X(cr_c_tkt_tkt, CR_C_TKT_TKT)                  \
+    X(cr_k_tkt_mcs, CR_K_TKT_MCS) X(cr_k_mcs_mcs, CR_K_MCS_MCS)                \
+    X(cr_k_tkt_mcs_clh, CR_K_TKT_MCS_CLH)
+
 /* BENCH_LOCKS(X): X(id, ID) for every lock, the clof basic locks first (the
  * two-argument form is CLOF_BASIC_LOCKS's; benchmarks use only id), then the
  * peers, then the CLoF compositions. */
@@ -367,7 +420,7 @@ static inline void bl_cna_release(bl_cna_lock_t *l, bl_cna_ctx_t *c)
 #define BENCH_PEER_LOCKS(X) X(pthread, PTHREAD) BENCH_CK_LOCKS(X)
 #define BENCH_LOCKS(X)                                                         \
     CLOF_BASIC_LOCKS(X) BENCH_PEER_LOCKS(X) BENCH_NUMA_LOCKS(X)                \
-        BENCH_COMPOSED_LOCKS(X)
+        BENCH_COMPOSED_LOCKS(X) BENCH_CR_LOCKS(X)
 
 enum {
 #define BENCH_X_(id, ID) BENCH_LOCK_##ID,

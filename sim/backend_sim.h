@@ -123,6 +123,11 @@ static inline uint64_t clof_be_now_ns(void)
     return (uint64_t)sim_now_ns();
 }
 
+/* cr.h (concurrency restriction): every simulated thread has a simulated
+ * cpu of its own (the simulator does not time-share cpus), so the active
+ * set is never what limits a simulated run; not the host's cpu count. */
+#define CLOF_CR_CPUS() ((uint32_t)SIM_MAX_CPUS)
+
 #define CLOF_BE_HAS_AWAIT 1
 static inline void clof_be_await_change_u32(const uint32_t *p, uint32_t seen)
 {

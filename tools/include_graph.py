@@ -38,7 +38,7 @@ LAYERS = [
     ("compositions", ["clof/numa/cohort.h"]),
     ("abortable compositions", ["clof/numa/acohort.h"]),
     ("RW lock list", ["clof/rw/list.h"]),
-    ("layers over any lock", ["clof/asl.h"]),
+    ("layers over any lock", ["clof/asl.h", "clof/cr.h"]),
     ("umbrella", ["clof/clof.h"]),
 ]
 

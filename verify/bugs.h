@@ -54,6 +54,11 @@ static const vc_bug_t vc_bugs[] = {
      "and the writer each miss the other); caught under TSO at once (the C11 "
      "search takes minutes: not in CI); no Relacy client",
      VC_STORE, VC_SEQ, VC_REL, NULL, "clof_rw_writer_enter_until_", 1},
+    {"cr-passive-rlx", "cr.mcs",
+     "cr: whose passive thread joins `npassive` with a relaxed increment (the "
+     "Dekker pair with the release's decrement of `active` is gone: the idle "
+     "grant can miss it while it parks, and it waits forever)",
+     VC_FADD, VC_SEQ, VC_RLX, "cr.npassive", NULL, 1},
     {NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0},
 };
 

@@ -864,6 +864,7 @@ static int optimize(const char *name, const opts_t *o)
 int main(int argc, char **argv)
 {
     collect(vc_clients_basic);
+    collect(vc_clients_cr);
 #if !defined(VC_PARK_MODE)
     collect(vc_clients_hmcs);
     collect(vc_clients_hmcs_fast);

@@ -9,6 +9,8 @@
 # * the production waiting policy (clof-verify-park) under C11 at the
 #   preemption bound 2 (CI runs it at bound 1): tas and ttas alone take
 #   1.7 M and 2.0 M executions there, minutes each on a 2-vCPU VM.
+# * the cr: layer's clients (verify/clients_cr.c) under TSO and C11 at the
+#   preemption bound 2 (CI runs bound 1): about 25 s and 10 s.
 # (swapped.mcs+clh without DPOR under TSO and C11 is not here: TSO did not
 # finish in 90 s; CI checks it under SC.)
 # Exit 0 when every verdict is the expected one.
@@ -17,4 +19,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 bad=0
 "$build/bin/clof-verify-park" --lock basic --model c11 --quick || bad=1
+for m in tso c11; do
+  "$build/bin/clof-verify" --lock cr --model $m --quick || bad=1
+done
 exit $bad

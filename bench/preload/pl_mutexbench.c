@@ -8,6 +8,14 @@
  * LD_PRELOAD=libclof-preload.so.  Prints one JSON object.
  *
  *   pl_mutexbench --threads T --duration S [--cs-lines K] [--non-cs NS] [--label L]
+ *                 [--wait]
+ *
+ * Fairness: share_min/share_max (each thread's acquisitions over the mean)
+ * and per_thread (the counts) in every record.  With
+ * --wait, each pthread_mutex_lock call is timed (two clock reads around
+ * it, which slows every acquisition: a fairness run, not a throughput one)
+ * and wait_p50_ns / wait_p999_ns / wait_max_ns are added (a histogram with
+ * 16 sub-buckets per power of two: within 6.25%; the max is exact).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -35,10 +43,38 @@ static int cs_lines = 2;
 static long non_cs_ns = 100;
 static double spin_per_ns = 1.0;
 
+/* --wait: the histogram of lock() waits, ns: bucket (e, m) = 2^e * (16 + m) / 16 */
+#define WB_SUB 16
+#define WB_N (64 * WB_SUB)
+static int time_waits;
 typedef struct {
     uint64_t ops;
-    char pad[56];
+    uint64_t wait_max;
+    uint64_t *hist; /* WB_N buckets, --wait only */
+    char pad[40];
 } __attribute__((aligned(64))) per_thread_t;
+
+static inline int wb_index(uint64_t ns)
+{
+    if (ns < WB_SUB)
+        return (int)ns;
+    int e = 63 - __builtin_clzll(ns); /* >= 4 */
+    int m = (int)((ns >> (e - 4)) & (WB_SUB - 1));
+    return (e - 3) * WB_SUB + m;
+}
+static inline uint64_t wb_value(int i) /* the upper edge of bucket i */
+{
+    if (i < WB_SUB)
+        return (uint64_t)i;
+    int e = i / WB_SUB + 3, m = i % WB_SUB;
+    return ((uint64_t)(WB_SUB + m + 1) << (e - 4)) - 1;
+}
+static uint64_t mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 static double now(void)
 {
@@ -62,7 +98,16 @@ static void *worker(void *p)
         ;
     uint64_t n = 0;
     while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-        pthread_mutex_lock(&lock);
+        if (time_waits) {
+            uint64_t a = mono_ns();
+            pthread_mutex_lock(&lock);
+            uint64_t w = mono_ns() - a;
+            me->hist[wb_index(w)]++;
+            if (w > me->wait_max)
+                me->wait_max = w;
+        } else {
+            pthread_mutex_lock(&lock);
+        }
         for (int i = 0; i < cs_lines; i++)
             lines[i].v++;
         pthread_mutex_unlock(&lock);
@@ -85,7 +130,8 @@ int main(int argc, char **argv)
     static const struct option opts[] = {
         {"threads", required_argument, 0, 't'}, {"duration", required_argument, 0, 'd'},
         {"cs-lines", required_argument, 0, 'k'}, {"non-cs", required_argument, 0, 'n'},
-        {"label", required_argument, 0, 'l'},   {0, 0, 0, 0}};
+        {"label", required_argument, 0, 'l'},   {"wait", no_argument, 0, 'w'},
+        {0, 0, 0, 0}};
     int o;
     while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (o) {
@@ -94,8 +140,9 @@ int main(int argc, char **argv)
         case 'k': cs_lines = atoi(optarg); break;
         case 'n': non_cs_ns = atol(optarg); break;
         case 'l': label = optarg; break;
+        case 'w': time_waits = 1; break;
         default:
-            fprintf(stderr, "usage: %s --threads T --duration S [--cs-lines K] [--non-cs NS] [--label L]\n",
+            fprintf(stderr, "usage: %s --threads T --duration S [--cs-lines K] [--non-cs NS] [--label L] [--wait]\n",
                     argv[0]);
             return 2;
         }
@@ -120,8 +167,13 @@ int main(int argc, char **argv)
     }
     per_thread_t *pt = calloc((size_t)threads, sizeof *pt);
     pthread_t *t = calloc((size_t)threads, sizeof *t);
-    for (int i = 0; i < threads; i++)
+    for (int i = 0; i < threads; i++) {
+        if (time_waits && !(pt[i].hist = calloc(WB_N, sizeof(uint64_t)))) {
+            fprintf(stderr, "pl_mutexbench: out of memory\n");
+            return 1;
+        }
         pthread_create(&t[i], NULL, worker, &pt[i]);
+    }
     usleep(20000);
     double start = now();
     atomic_store(&go, 1);
@@ -137,10 +189,48 @@ int main(int argc, char **argv)
     for (int i = 0; i < threads; i++)
         var += ((double)pt[i].ops - mean) * ((double)pt[i].ops - mean);
     double rstd = mean > 0 ? sqrt(var / threads) / mean : 0;
+    double smin = 0, smax = 0;
+    for (int i = 0; i < threads; i++) {
+        double sh = mean > 0 ? (double)pt[i].ops / mean : 0;
+        if (i == 0 || sh < smin)
+            smin = sh;
+        if (i == 0 || sh > smax)
+            smax = sh;
+    }
     printf("{\"driver\":\"pl_mutexbench\",\"label\":\"%s\",\"lock\":\"%s\",\"preloaded\":%s,"
            "\"threads\":%d,\"duration_s\":%.3f,\"cs_lines\":%d,\"non_cs_ns\":%ld,\"ops\":%llu,"
-           "\"ops_per_s\":%.1f,\"fairness_rstd\":%.4f,\"cpus\":%ld}\n",
+           "\"ops_per_s\":%.1f,\"fairness_rstd\":%.4f,\"share_min\":%.4f,\"share_max\":%.4f,"
+           "\"cpus\":%ld,\"per_thread\":[",
            label, lockname, preloaded ? "true" : "false", threads, elapsed, cs_lines, non_cs_ns,
-           (unsigned long long)total, total / elapsed, rstd, sysconf(_SC_NPROCESSORS_ONLN));
+           (unsigned long long)total, total / elapsed, rstd, smin, smax,
+           sysconf(_SC_NPROCESSORS_ONLN));
+    for (int i = 0; i < threads; i++)
+        printf("%s%llu", i ? "," : "", (unsigned long long)pt[i].ops);
+    printf("]");
+    if (time_waits) {
+        uint64_t n = 0, mx = 0, p50 = 0, p999 = 0;
+        for (int i = 0; i < threads; i++) {
+            if (pt[i].wait_max > mx)
+                mx = pt[i].wait_max;
+            for (int b = 1; b < threads && i == 0; b++)
+                for (int k = 0; k < WB_N; k++)
+                    pt[0].hist[k] += pt[b].hist[k];
+        }
+        for (int k = 0; k < WB_N; k++)
+            n += pt[0].hist[k];
+        uint64_t c = 0;
+        for (int k = 0; k < WB_N && n; k++) {
+            c += pt[0].hist[k];
+            if (!p50 && c * 2 >= n)
+                p50 = wb_value(k);
+            if (!p999 && c * 1000 >= n * 999) {
+                p999 = wb_value(k);
+                break;
+            }
+        }
+        printf(",\"wait_p50_ns\":%llu,\"wait_p999_ns\":%llu,\"wait_max_ns\":%llu",
+               (unsigned long long)p50, (unsigned long long)p999, (unsigned long long)mx);
+    }
+    printf("}\n");
     return 0;
 }

@@ -17,6 +17,7 @@
  *   compose.h           the CLoF generator (CLOF_COMPOSE)
  *   numa/hmcs.h numa/cna.h numa/cohort.h numa/acohort.h  NUMA-aware locks
  *   asl.h               LibASL's reorderable lock and epochs
+ *   cr.h                concurrency restriction over any lock (cr:<lock>)
  * Include those by name.  This header leaves them out so that a program
  * that uses only basic locks needs no library at any optimisation level
  * (their out-of-line slow paths call into libclof).  The preload library's

@@ -29,11 +29,14 @@ static const struct {
     {"hemctr", "hem"},
 };
 
-/* name (as the table spells it; asl: over it too) is in PL_WITHDRAWN_NAMES */
+/* name (as the table spells it; asl: or cr: over it too) is in
+ * PL_WITHDRAWN_NAMES */
 bool pl_is_withdrawn(const char *name)
 {
     if (strncmp(name, "asl:", 4) == 0)
         name += 4;
+    else if (strncmp(name, "cr:", 3) == 0)
+        name += 3;
     const char *p = PL_WITHDRAWN_NAMES;
     size_t n = strlen(name);
     while (*p) {
@@ -67,13 +70,16 @@ static void pl_normalise_composition(const char *v, char *out, size_t size)
 }
 
 /* v as the table spells it: aliases resolved, a composition's parts
- * abbreviated; asl:<lock> with <lock> spelled so */
+ * abbreviated; asl:<lock> and cr:<lock> with <lock> spelled so */
 static void pl_canonical(const char *v, char *out, size_t size)
 {
     const char *pre = "";
     if (strncmp(v, "asl:", 4) == 0) {
         pre = "asl:";
         v += 4;
+    } else if (strncmp(v, "cr:", 3) == 0) {
+        pre = "cr:";
+        v += 3;
     }
     if (strncmp(v, "clof:", 5) == 0) {
         char norm[128];
@@ -104,7 +110,8 @@ static void pl_known_names(char *buf, size_t size)
     buf[0] = 0;
     for (size_t i = 0; i < pl_nlockdefs && off < size; i++) {
         if (strncmp(pl_lockdefs[i].name, "clof:", 5) == 0 ||
-            strncmp(pl_lockdefs[i].name, "asl:", 4) == 0 || pl_is_withdrawn(pl_lockdefs[i].name))
+            strncmp(pl_lockdefs[i].name, "asl:", 4) == 0 ||
+            strncmp(pl_lockdefs[i].name, "cr:", 3) == 0 || pl_is_withdrawn(pl_lockdefs[i].name))
             continue;
         int n = snprintf(buf + off, size - off, "%s%s", i ? " " : "", pl_lockdefs[i].name);
         if (n < 0)
@@ -114,7 +121,7 @@ static void pl_known_names(char *buf, size_t size)
     if (off < size)
         snprintf(buf + off, size - off,
                  " clof:<%s, 2 to %d of them joined by '-', lowest level first>"
-                 " asl:<any of these>",
+                 " asl:<any of these> cr:<any of these>",
                  PL_COMPOSITION_PARTS, PL_COMPOSITION_MAX_LEVELS);
 }
 

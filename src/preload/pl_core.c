@@ -393,6 +393,17 @@ static void pl_thread_exit(void *arg)
     pl_tls.registered = 0;
 }
 
+/* The cr: layer's hooks (pl_internal.h), with CLOF_STATS=1: -1 a passive
+ * wait began, 1 a passive thread was admitted by a grant. */
+void pl_cr_count(int granted)
+{
+    pl_counters_t *st = pl_st();
+    if (granted > 0)
+        st->cr_granted++;
+    else
+        st->cr_passive++;
+}
+
 void pl_thread_register(void)
 {
     if (pl_tls.registered)
@@ -697,6 +708,14 @@ static void pl_print_stats(void)
                                   (unsigned long long)levels[i]);
         if (o < sizeof lv)
             o += (size_t)snprintf(lv + o, sizeof lv - o, "]");
+    }
+    /* cr:<lock>: acquisitions that waited in the passive set, and the
+     * admissions a grant gave (cr.h: fairness or idle grants) */
+    if (strncmp(pl_lock->name, "cr:", 3) == 0) {
+        size_t o = strlen(lv);
+        if (o < sizeof lv)
+            snprintf(lv + o, sizeof lv - o, " cr_passive=%llu cr_granted=%llu",
+                     (unsigned long long)t.cr_passive, (unsigned long long)t.cr_granted);
     }
     /* the hierarchy a lock over it ran on */
     if (pl_lock->hierarchical) {

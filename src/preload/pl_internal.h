@@ -113,6 +113,7 @@ static inline void *pl_tree_reuse(const void *kind)
 #define PL_BASIC_NAMED_(name, NAME)                                            \
     static const char pl_name_##name[] __attribute__((unused)) = #name;        \
     static const char pl_name_asl_##name[] __attribute__((unused)) = "asl:" #name; \
+    static const char pl_name_cr_##name[] __attribute__((unused)) = "cr:" #name; \
     static inline void pl_destroy_##name(clof_##name##_t *l) { (void)l; }
 PL_BASIC_LOCKS(PL_BASIC_NAMED_)
 /* Locks over the machine's hierarchy: the process topology (CLOF_TOPOLOGY,
@@ -130,6 +131,7 @@ PL_BASIC_LOCKS(PL_BASIC_NAMED_)
     enum { pl_levels_##id = levels };                                          \
     static const char pl_name_##id[] __attribute__((unused)) = str;            \
     static const char pl_name_asl_##id[] __attribute__((unused)) = "asl:" str; \
+    static const char pl_name_cr_##id[] __attribute__((unused)) = "cr:" str; \
     static inline void pl_destroy_##id(clof_##id##_t *l) { destroy(l); }
 #define pl_retire_hmcs(l) PL_RETIRE_TREE(l, clof_hmcs_tree_kind_())
 PL_NUMA_NAMED_(hmcs, "hmcs", pl_retire_hmcs, 1)
@@ -171,6 +173,21 @@ CLOF_ABORTABLE_COHORT_LOCKS(PL_COHORT_NAMED_)
     static inline void pl_destroy_asl_##id(clof_asl_##id##_t *l) { pl_destroy_##id(&l->base); }
 PL_BASIC_LOCKS(PL_ASL_DECLARE_)
 PL_NUMA_LOCKS(PL_ASL_DECLARE_)
+
+/* Concurrency restriction (include/clof/cr.h), CLOF_LOCK=cr:<lock> over
+ * every lock above: clof_cr_<id>, locks of their own as the asl: ones.
+ * The layer's counts (passive waits, admissions by a grant) go to the
+ * CLOF_STATS line through its hooks (pl_core.c). */
+PL_HIDDEN void pl_cr_count(int granted); /* pl_core.c, slow paths only */
+#define CLOF_CR_ON_PASSIVE(s) ((void)(s), pl_stats_on ? pl_cr_count(-1) : (void)0)
+#define CLOF_CR_ON_ADMIT(s, granted)                                           \
+    ((void)(s), pl_stats_on && (granted) ? pl_cr_count(1) : (void)0)
+#include <clof/cr.h>
+#define PL_CR_DECLARE_(id, _)                                                  \
+    CLOF_CR_LOCK(cr_##id, id)                                                  \
+    static inline void pl_destroy_cr_##id(clof_cr_##id##_t *l) { pl_destroy_##id(&l->base); }
+PL_BASIC_LOCKS(PL_CR_DECLARE_)
+PL_NUMA_LOCKS(PL_CR_DECLARE_)
 
 /* Locks withdrawn from the library: built and tested, but not offered to
  * programs.  CLOF_LOCK naming one of them (or asl: over it) says so in one
@@ -268,13 +285,17 @@ union pl_ctx {
 #define PL_CTX_MEMBER(name, NAME) clof_##name##_ctx_t name;
 #define PL_CTX_MEMBER_N(id, _) clof_##id##_ctx_t id;
 #define PL_CTX_MEMBER_ASL(id, _) clof_asl_##id##_ctx_t asl_##id;
+#define PL_CTX_MEMBER_CR(id, _) clof_cr_##id##_ctx_t cr_##id;
     PL_BASIC_LOCKS(PL_CTX_MEMBER)
     PL_NUMA_LOCKS(PL_CTX_MEMBER_N)
     PL_BASIC_LOCKS(PL_CTX_MEMBER_ASL)
     PL_NUMA_LOCKS(PL_CTX_MEMBER_ASL)
+    PL_BASIC_LOCKS(PL_CTX_MEMBER_CR)
+    PL_NUMA_LOCKS(PL_CTX_MEMBER_CR)
 #undef PL_CTX_MEMBER
 #undef PL_CTX_MEMBER_N
 #undef PL_CTX_MEMBER_ASL
+#undef PL_CTX_MEMBER_CR
 };
 
 struct pl_box {
@@ -294,6 +315,8 @@ typedef struct pl_counters {
     uint64_t handovers;    /* acquisitions from a different previous holder */
     uint64_t replaced;     /* mutexes first acquired by this thread */
     uint64_t cond_waits, cond_timeouts, cond_signals, cond_broadcasts;
+    uint64_t cr_passive;   /* cr:<lock>: acquisitions that waited passive */
+    uint64_t cr_granted;   /* ... admitted by a grant (fairness or idle) */
 } pl_counters_t;
 
 typedef struct pl_tls {

@@ -494,10 +494,15 @@ PL_BASIC_LOCKS(PL_OPS_DECL_)
 PL_NUMA_LOCKS(PL_OPS_DECL_)
 PL_BASIC_LOCKS(PL_OPS_DECL_ASL_)
 PL_NUMA_LOCKS(PL_OPS_DECL_ASL_)
+#define PL_OPS_DECL_CR_(id, _) PL_OPS_DECL_(cr_##id, _)
+PL_BASIC_LOCKS(PL_OPS_DECL_CR_)
+PL_NUMA_LOCKS(PL_OPS_DECL_CR_)
 
 /* The reorderable lock (LibASL) over lock `id` of the table: clof_asl_<id>
  * (pl_internal.h); a lock of its own, so the other locks' paths are
  * untouched. */
 #define PL_DEFINE_ASL(id, _) PL_DEFINE_LOCK(asl_##id, 0, pl_destroy_asl_##id, PL_TIMED_POLL)
+/* Concurrency restriction (cr.h) over lock `id` of the table: clof_cr_<id>. */
+#define PL_DEFINE_CR(id, _) PL_DEFINE_LOCK(cr_##id, 0, pl_destroy_cr_##id, PL_TIMED_POLL)
 
 #endif /* CLOF_PRELOAD_LOCK_TMPL_H */

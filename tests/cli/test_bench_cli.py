@@ -28,10 +28,13 @@ check(r.returncode == 0, "--list exits 0")
 for n in ["tas", "mcs", "hemlock_ctr", "pthread", "ck-mcs", "c-bo-mcs", "c-tkt-tkt",
           "c-ptl-tkt", "a-c-bo-bo", "a-c-bo-clh", "hmcs", "cna", "tkt-mcs", "hem-hem-mcs-clh", "clh-clh-clh-clh"]:
     check(n in names, "--list has " + n)
-check(len([n for n in names if n.count("-") == 1 and not n.startswith(("ck-", "c-"))]) == 16
-      and len([n for n in names if n.count("-") == 2 and not n.startswith("c-")]) == 64
-      and len([n for n in names if n.count("-") == 3 and not n.startswith("a-c-")]) == 256,
+plain = [n for n in names if not n.startswith("cr:")]
+check(len([n for n in plain if n.count("-") == 1 and not n.startswith(("ck-", "c-"))]) == 16
+      and len([n for n in plain if n.count("-") == 2 and not n.startswith("c-")]) == 64
+      and len([n for n in plain if n.count("-") == 3 and not n.startswith("a-c-")]) == 256,
       "--list has all 4^2 + 4^3 + 4^4 compositions")
+for n in ["cr:mcs", "cr:ticket", "cr:clh", "cr:hmcs", "cr:cna", "cr:tkt-mcs"]:
+    check(n in names, "--list has " + n + " (concurrency restriction, docs/cr.md)")
 
 r = run([BIN + "/clof-bench", "--lock", "no-such-lock"])
 check(r.returncode == 2, "unknown lock exits 2")

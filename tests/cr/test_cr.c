@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Behaviour tests of the concurrency-restriction layer (include/clof/cr.h).
+ *
+ *   test_cr TEST LOCK T [ACTIVE]
+ *
+ * TEST is one of
+ *   mutex   mutual exclusion with T threads (more than cpus), the active
+ *           set limited to ACTIVE (default 1), tryacquire mixed in: a
+ *           non-atomic invariant over 4 cache lines checked in every
+ *           critical section, and the total count at the end; the passive
+ *           set must have been used (else the test proves nothing)
+ *   bound   the admission bound of cr.h: a thread that joins the passive
+ *           set with k threads ahead is admitted after at most k + 1
+ *           consumed grants -- checked as its two ingredients at every
+ *           admission (no timing): passive heads are admitted in ticket
+ *           order, and each consumes at most one grant (the lock's own
+ *           `taken` tokens); every thread completes its acquisitions (a
+ *           starving one trips the watchdog)
+ *   idle    no lost wake-up: T threads take the lock once each while it is
+ *           held, so all but ACTIVE go passive; far fewer releases than
+ *           CLOF_CR_ADMIT_EVERY happen, so only the idle grant (the active
+ *           set empties with passive threads waiting) can admit them: a
+ *           lost one hangs (watchdog)
+ * LOCK: mcs, ticket, tas, clh, mcs_tkt (a 2-level CLoF composition over an
+ * emulated machine).
+ *
+ * Exit 0 on success; on failure a message naming the property, exit 1.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <stdint.h>
+
+/* the active-set size, set by the test (the layer asks CLOF_CR_CPUS()) */
+static uint32_t g_active = 1;
+#define CLOF_CR_CPUS() g_active
+
+/* the hooks: the bound test's bookkeeping */
+static uint64_t g_passive_entries, g_admits, g_granted_admits, g_grants,
+    g_idle_grants;
+static __thread uint32_t t_release_at_entry;
+static uint32_t g_threads;
+struct clof_cr;
+static void on_passive(struct clof_cr *s);
+static void on_admit(struct clof_cr *s, int granted);
+#define CLOF_CR_ON_PASSIVE(s) on_passive(s)
+#define CLOF_CR_ON_ADMIT(s, granted) on_admit(s, granted)
+#define CLOF_CR_ON_GRANT(s, idle)                                              \
+    (__atomic_add_fetch(&g_grants, 1, __ATOMIC_RELAXED),                       \
+     (idle) ? (void)__atomic_add_fetch(&g_idle_grants, 1, __ATOMIC_RELAXED)    \
+            : (void)0)
+#define CLOF_CR_ADMIT_EVERY 64u
+
+#include <clof/compose.h>
+#include <clof/cr.h>
+#include <clof/lock/clh.h>
+#include <clof/lock/mcs.h>
+#include <clof/lock/tas.h>
+#include <clof/lock/ticket.h>
+
+#include "clof_test.h"
+
+static void on_passive(struct clof_cr *s)
+{
+    __atomic_add_fetch(&g_passive_entries, 1, __ATOMIC_RELAXED);
+    t_release_at_entry = clof_atomic32_read_rlx(&s->releases);
+}
+/* Called by the passive head, holding the passive queue (a ticket lock):
+ * the admissions are serialized, so plain globals suffice.  The bound's
+ * two ingredients: heads are admitted in ticket order (FIFO: nobody is
+ * skipped), and a head consumes at most one grant -- so a thread with k
+ * threads ahead is admitted after at most k + 1 consumed grants. */
+static uint32_t g_last_ticket, g_last_taken, g_order_errors, g_multi_grant;
+static bool g_have_last;
+static uint32_t g_worst_wait; /* releases while passive (printed, not checked) */
+static void on_admit(struct clof_cr *s, int granted)
+{
+    __atomic_add_fetch(&g_admits, 1, __ATOMIC_RELAXED);
+    if (granted)
+        __atomic_add_fetch(&g_granted_admits, 1, __ATOMIC_RELAXED);
+    uint32_t ticket = clof_atomic32_read_rlx(&s->queue.owner);
+    uint32_t taken = clof_atomic32_read_rlx(&s->taken);
+    if (g_have_last) {
+        if (ticket != g_last_ticket + 1)
+            g_order_errors++;
+        if (taken - g_last_taken > 1)
+            g_multi_grant++;
+    }
+    g_have_last = true;
+    g_last_ticket = ticket;
+    g_last_taken = taken;
+    uint32_t w = clof_atomic32_read_rlx(&s->releases) - t_release_at_entry;
+    if (w > g_worst_wait)
+        g_worst_wait = w;
+}
+
+CLOF_COMPOSE(mcs_tkt, mcs, ticket)
+CLOF_CR_LOCK(cr_mcs, mcs)
+CLOF_CR_LOCK(cr_ticket, ticket)
+CLOF_CR_LOCK(cr_tas, tas)
+CLOF_CR_LOCK(cr_clh, clh)
+CLOF_CR_LOCK(cr_mcs_tkt, mcs_tkt)
+
+#define SHAPE "cache:2,core:2" /* 4 virtual cpus, 2 caches */
+#define LINES 4
+#define MAXT 64
+#define CHECK CLOF_TEST_CHECK
+
+typedef enum { L_MCS, L_TICKET, L_TAS, L_CLH, L_MCS_TKT } lock_kind_t;
+static lock_kind_t g_kind;
+static const char *g_lock = "";
+static clof_cr_mcs_t g_mcs;
+static clof_cr_ticket_t g_tkt;
+static clof_cr_tas_t g_tas;
+static clof_cr_clh_t g_clh;
+static clof_cr_mcs_tkt_t g_cmp;
+typedef union {
+    clof_cr_mcs_ctx_t mcs;
+    clof_cr_ticket_ctx_t tkt;
+    clof_cr_tas_ctx_t tas;
+    clof_cr_clh_ctx_t clh;
+    clof_cr_mcs_tkt_ctx_t cmp;
+} ctx_t;
+
+static clof_cr_t *g_cr; /* the chosen lock's layer state */
+
+static void pick_lock(const char *name)
+{
+    g_lock = name;
+    if (!strcmp(name, "mcs"))
+        g_kind = L_MCS, g_cr = &g_mcs.cr;
+    else if (!strcmp(name, "ticket"))
+        g_kind = L_TICKET, g_cr = &g_tkt.cr;
+    else if (!strcmp(name, "tas"))
+        g_kind = L_TAS, g_cr = &g_tas.cr;
+    else if (!strcmp(name, "clh"))
+        g_kind = L_CLH, g_cr = &g_clh.cr;
+    else if (!strcmp(name, "mcs_tkt"))
+        g_kind = L_MCS_TKT, g_cr = &g_cmp.cr;
+    else {
+        fprintf(stderr, "test_cr: unknown lock '%s' (mcs, ticket, tas, clh or mcs_tkt)\n", name);
+        exit(2);
+    }
+    if (g_kind == L_MCS_TKT) {
+        clof_topo_opts_t o = {NULL, SHAPE, NULL, CLOF_TOPO_NO_ENV};
+        clof_topo_error_t err;
+        if (clof_topology_install(&o, &err) != 0)
+            clof_test_fail(err.msg);
+    }
+    clof_cr_mcs_init(&g_mcs);
+    clof_cr_ticket_init(&g_tkt);
+    clof_cr_tas_init(&g_tas);
+    clof_cr_clh_init(&g_clh);
+    clof_cr_mcs_tkt_init(&g_cmp);
+}
+
+static void lock_acquire(ctx_t *c)
+{
+    switch (g_kind) {
+    case L_MCS: clof_cr_mcs_acquire(&g_mcs, &c->mcs); break;
+    case L_TICKET: clof_cr_ticket_acquire(&g_tkt, &c->tkt); break;
+    case L_TAS: clof_cr_tas_acquire(&g_tas, &c->tas); break;
+    case L_CLH: clof_cr_clh_acquire(&g_clh, &c->clh); break;
+    case L_MCS_TKT: clof_cr_mcs_tkt_acquire(&g_cmp, &c->cmp); break;
+    }
+}
+static bool lock_try(ctx_t *c)
+{
+    switch (g_kind) {
+    case L_MCS: return clof_cr_mcs_tryacquire(&g_mcs, &c->mcs);
+    case L_TICKET: return clof_cr_ticket_tryacquire(&g_tkt, &c->tkt);
+    case L_TAS: return clof_cr_tas_tryacquire(&g_tas, &c->tas);
+    case L_CLH: return clof_cr_clh_tryacquire(&g_clh, &c->clh);
+    case L_MCS_TKT: return clof_cr_mcs_tkt_tryacquire(&g_cmp, &c->cmp);
+    }
+    return false;
+}
+static void lock_release(ctx_t *c)
+{
+    switch (g_kind) {
+    case L_MCS: clof_cr_mcs_release(&g_mcs, &c->mcs); break;
+    case L_TICKET: clof_cr_ticket_release(&g_tkt, &c->tkt); break;
+    case L_TAS: clof_cr_tas_release(&g_tas, &c->tas); break;
+    case L_CLH: clof_cr_clh_release(&g_clh, &c->clh); break;
+    case L_MCS_TKT: clof_cr_mcs_tkt_release(&g_cmp, &c->cmp); break;
+    }
+}
+
+static clof_test_line_t g_lines[LINES];
+static long g_iters;
+static uint64_t g_done; /* acquisitions made */
+static uint32_t g_started, g_go;
+
+static void *mutex_main(void *arg)
+{
+    uintptr_t id = (uintptr_t)arg;
+    ctx_t c;
+    memset(&c, 0, sizeof c);
+    if (g_kind == L_MCS_TKT)
+        clof_topo_set_vcpu((int)(id % 4));
+    unsigned seed = (unsigned)id * 2654435761u + 1;
+    __atomic_add_fetch(&g_started, 1, __ATOMIC_RELAXED);
+    while (!__atomic_load_n(&g_go, __ATOMIC_ACQUIRE))
+        sched_yield();
+    for (long i = 0; i < g_iters; i++) {
+        seed = seed * 1103515245u + 12345u;
+        if ((seed >> 16) % 8 == 0) {
+            if (!lock_try(&c))
+                continue;
+        } else {
+            lock_acquire(&c);
+        }
+        clof_test_critical(g_lines, LINES, (seed >> 20) % 64 == 0);
+        lock_release(&c);
+        __atomic_add_fetch(&g_done, 1, __ATOMIC_RELAXED);
+    }
+    return NULL;
+}
+
+static void run_threads(int n, void *(*fn)(void *))
+{
+    pthread_t th[MAXT];
+    g_threads = (uint32_t)n;
+    for (int i = 0; i < n; i++)
+        if (pthread_create(&th[i], NULL, fn, (void *)(uintptr_t)i) != 0)
+            clof_test_fail("pthread_create");
+    while (__atomic_load_n(&g_started, __ATOMIC_RELAXED) < (uint32_t)n)
+        sched_yield();
+    __atomic_store_n(&g_go, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < n; i++)
+        pthread_join(th[i], NULL);
+}
+
+static void test_mutex(int n)
+{
+    run_threads(n, mutex_main);
+    CHECK(g_lines[0].v == g_done, "%s: %llu critical sections counted, %llu made",
+          g_lock, (unsigned long long)g_lines[0].v, (unsigned long long)g_done);
+    CHECK(clof_atomic32_read(&g_cr->active) == 0 && clof_atomic32_read(&g_cr->npassive) == 0,
+          "%s: the layer is not back to rest: active %u, passive %u", g_lock,
+          clof_atomic32_read(&g_cr->active), clof_atomic32_read(&g_cr->npassive));
+    CHECK(g_passive_entries > 0, "%s: no thread was ever passive with %d threads and "
+          "an active set of %u: the restriction did not act", g_lock, n, g_active);
+    CHECK(g_admits == g_passive_entries, "%s: %llu passive entries, %llu admissions",
+          g_lock, (unsigned long long)g_passive_entries, (unsigned long long)g_admits);
+    printf("%s T=%d active<=%u: %llu acquisitions, %llu passive, %llu granted "
+           "admissions, %llu grants (%llu idle), cap now %u\n",
+           g_lock, n, g_active, (unsigned long long)g_done,
+           (unsigned long long)g_passive_entries, (unsigned long long)g_granted_admits,
+           (unsigned long long)g_grants, (unsigned long long)g_idle_grants,
+           clof_atomic32_read(&g_cr->cap));
+}
+
+static void test_bound(int n)
+{
+    test_mutex(n);
+    CHECK(g_order_errors == 0, "%s: %u passive heads were admitted out of ticket "
+          "order (the passive set is not FIFO)", g_lock, g_order_errors);
+    CHECK(g_multi_grant == 0, "%s: %u passive heads consumed more than one grant",
+          g_lock, g_multi_grant);
+    CHECK(g_granted_admits > 0, "%s: no admission by a grant: the bound was not exercised",
+          g_lock);
+    printf("%s: longest passive wait %u releases (bound (k+1) x %u + wake-ups, "
+           "k < %d; not checked: timing)\n", g_lock, g_worst_wait,
+           CLOF_CR_ADMIT_EVERY, n);
+}
+
+/* idle: every thread takes the lock once while main holds it */
+static void *idle_main(void *arg)
+{
+    (void)arg;
+    ctx_t c;
+    memset(&c, 0, sizeof c);
+    __atomic_add_fetch(&g_started, 1, __ATOMIC_RELAXED);
+    lock_acquire(&c);
+    clof_test_critical(g_lines, LINES, 1);
+    lock_release(&c);
+    __atomic_add_fetch(&g_done, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+static void test_idle(int n)
+{
+    ctx_t c;
+    memset(&c, 0, sizeof c);
+    lock_acquire(&c); /* uncounted: the lock was free */
+    pthread_t th[MAXT];
+    g_threads = (uint32_t)n;
+    for (int i = 0; i < n; i++)
+        if (pthread_create(&th[i], NULL, idle_main, NULL) != 0)
+            clof_test_fail("pthread_create");
+    /* wait until the workers are in: ACTIVE admitted, the rest passive */
+    for (int k = 0; k < 20000; k++) {
+        if (__atomic_load_n(&g_passive_entries, __ATOMIC_RELAXED) +
+                clof_atomic32_read(&g_cr->active) >= (uint64_t)n)
+            break;
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    CHECK(g_passive_entries + g_active >= (uint64_t)n,
+          "%s: %llu passive and %u active of %d waiting threads", g_lock,
+          (unsigned long long)g_passive_entries, clof_atomic32_read(&g_cr->active), n);
+    lock_release(&c);
+    for (int i = 0; i < n; i++)
+        pthread_join(th[i], NULL);
+    CHECK(g_done == (uint64_t)n, "%s: %llu of %d threads got the lock", g_lock,
+          (unsigned long long)g_done, n);
+    CHECK(g_idle_grants > 0, "%s: no idle grant: the test did not exercise it", g_lock);
+    printf("%s idle T=%d active<=%u: %llu passive, %llu idle grants\n", g_lock, n,
+           g_active, (unsigned long long)g_passive_entries,
+           (unsigned long long)g_idle_grants);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: test_cr mutex|bound|idle LOCK T [ACTIVE [ITERS]]\n");
+        return 2;
+    }
+    const char *test = argv[1];
+    clof_test_name("cr.%s %s", test, argv[2]);
+    clof_test_watchdog(100, 1, "FAIL: watchdog expired (hang or starvation)\n");
+    pick_lock(argv[2]);
+    int n = atoi(argv[3]);
+    CHECK(n >= 1 && n <= MAXT, "threads 1..%d", MAXT);
+    if (argc >= 5)
+        g_active = (uint32_t)atoi(argv[4]);
+    CHECK(g_active >= 1, "ACTIVE >= 1");
+    g_iters = argc >= 6 ? atol(argv[5]) : 20000;
+    if (!strcmp(test, "mutex"))
+        test_mutex(n);
+    else if (!strcmp(test, "bound"))
+        test_bound(n);
+    else if (!strcmp(test, "idle"))
+        test_idle(n);
+    else {
+        fprintf(stderr, "test_cr: unknown test '%s'\n", test);
+        return 2;
+    }
+    printf("ok %s %s\n", test, g_lock);
+    return 0;
+}
