@@ -11,10 +11,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 jobs=$(nproc)
+# a build prints nothing when it succeeds and its errors when it fails
+build() {
+  local out
+  if ! out=$(cmake --build "$1" -j "$jobs" 2>&1); then
+    echo "$out" | grep -E -A8 "FAILED:|error" | head -80
+    echo "== build of $1 FAILED ==" >&2
+    exit 1
+  fi
+}
 echo "== build (clang, Release, -Werror) =="
 cmake -S . -B build-clang -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
       -DCMAKE_BUILD_TYPE=Release -DCLOF_WERROR=ON >/dev/null
-cmake --build build-clang -j "$jobs" >/dev/null
+build build-clang
 echo "== fuzz corpora (clang: libFuzzer, ASan+UBSan) =="
 if ! out=$(ctest --test-dir build-clang -L fuzz --output-on-failure 2>&1); then
   echo "$out"
@@ -23,10 +32,10 @@ fi
 echo "$out" | grep "tests passed"
 echo "== build (gcc, Release, -Werror) =="
 cmake -S . -B build-gcc-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DCLOF_WERROR=ON >/dev/null
-cmake --build build-gcc-release -j "$jobs" >/dev/null
+build build-gcc-release
 echo "== build (gcc, RelWithDebInfo, -Werror) =="
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLOF_WERROR=ON >/dev/null
-cmake --build build -j "$jobs" >/dev/null
+build build
 # Armv8 under qemu-aarch64, both atomics flavours: the CI subset of
 # scripts/test-arm.sh (which runs everything; docs/arm.md), before the native
 # tests so that ctest's summary stays the last output

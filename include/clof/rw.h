@@ -194,6 +194,11 @@ static inline bool clof_rw_ind_await_empty_until(clof_rw_ind_t *ri,
  * have become free: the writer flag) for at most CLOF_RW_POLL_NS, and try
  * again, until the deadline.  The cap bounds the latency of a change the
  * word does not show (a neutral reader leaving the writer lock). */
+/* Functions that the lock-defining macros (CLOF_RW_COHORT, CLOF_RW_BRAVO)
+ * generate: a user's .c file that expands one need not call every one of
+ * them (clang warns about unused static functions of the main file). */
+#define CLOF_RW_GEN_ static inline __attribute__((unused))
+
 #ifndef CLOF_RW_POLL_NS
 #define CLOF_RW_POLL_NS 1000000u /* 1 ms */
 #endif

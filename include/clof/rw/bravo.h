@@ -183,17 +183,17 @@ static inline void clof_bravo_inhibit_(clof_bravo_bias_t *b, uint64_t start)
         uint32_t slot; /* fast read: table index + 1; 0: through B */          \
     } clof_##N##_ctx_t;                                                        \
                                                                                \
-    static inline void clof_##N##_init(clof_##N##_t *l, uint32_t pref)         \
+    CLOF_RW_GEN_ void clof_##N##_init(clof_##N##_t *l, uint32_t pref)          \
     {                                                                          \
         clof_##B##_init(&l->base, pref);                                       \
         clof_atomic32_write_rlx(&l->bias.rbias, 0);                            \
         clof_atomic64_write_rlx(&l->bias.inhibit_until, 0);                    \
     }                                                                          \
-    static inline void clof_##N##_set_pref(clof_##N##_t *l, uint32_t pref)     \
+    CLOF_RW_GEN_ void clof_##N##_set_pref(clof_##N##_t *l, uint32_t pref)      \
     {                                                                          \
         clof_##B##_set_pref(&l->base, pref);                                   \
     }                                                                          \
-    static inline bool clof_##N##_read_tryacquire(clof_##N##_t *l,             \
+    CLOF_RW_GEN_ bool clof_##N##_read_tryacquire(clof_##N##_t *l,              \
                                                   clof_##N##_ctx_t *c)         \
     {                                                                          \
         if (clof_bravo_read_fast_(&l->bias, l, c, &c->slot))                   \
@@ -204,7 +204,7 @@ static inline void clof_bravo_inhibit_(clof_bravo_bias_t *b, uint64_t start)
         clof_bravo_read_slow_done_(&l->bias);                                  \
         return true;                                                           \
     }                                                                          \
-    static inline bool clof_##N##_read_acquire_until(                          \
+    CLOF_RW_GEN_ bool clof_##N##_read_acquire_until(                           \
         clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
     {                                                                          \
         if (clof_bravo_read_fast_(&l->bias, l, c, &c->slot))                   \
@@ -215,7 +215,7 @@ static inline void clof_bravo_inhibit_(clof_bravo_bias_t *b, uint64_t start)
         clof_bravo_read_slow_done_(&l->bias);                                  \
         return true;                                                           \
     }                                                                          \
-    static inline void clof_##N##_read_acquire(clof_##N##_t *l,                \
+    CLOF_RW_GEN_ void clof_##N##_read_acquire(clof_##N##_t *l,                 \
                                                clof_##N##_ctx_t *c)            \
     {                                                                          \
         if (clof_bravo_read_fast_(&l->bias, l, c, &c->slot))                   \
@@ -224,7 +224,7 @@ static inline void clof_bravo_inhibit_(clof_bravo_bias_t *b, uint64_t start)
         clof_##B##_read_acquire(&l->base, &c->b);                              \
         clof_bravo_read_slow_done_(&l->bias);                                  \
     }                                                                          \
-    static inline void clof_##N##_read_release(clof_##N##_t *l,                \
+    CLOF_RW_GEN_ void clof_##N##_read_release(clof_##N##_t *l,                 \
                                                clof_##N##_ctx_t *c)            \
     {                                                                          \
         if (c->slot != 0)                                                      \
@@ -232,7 +232,7 @@ static inline void clof_bravo_inhibit_(clof_bravo_bias_t *b, uint64_t start)
         else                                                                   \
             clof_##B##_read_release(&l->base, &c->b);                          \
     }                                                                          \
-    static inline bool clof_##N##_write_tryacquire(clof_##N##_t *l,            \
+    CLOF_RW_GEN_ bool clof_##N##_write_tryacquire(clof_##N##_t *l,             \
                                                    clof_##N##_ctx_t *c)        \
     {                                                                          \
         if (!clof_##B##_write_tryacquire(&l->base, &c->b))                     \
@@ -246,7 +246,7 @@ static inline void clof_bravo_inhibit_(clof_bravo_bias_t *b, uint64_t start)
         clof_##B##_write_release(&l->base, &c->b);                             \
         return false;                                                          \
     }                                                                          \
-    static inline bool clof_##N##_write_acquire_until(                         \
+    CLOF_RW_GEN_ bool clof_##N##_write_acquire_until(                          \
         clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
     {                                                                          \
         for (;;) {                                                             \
@@ -281,12 +281,12 @@ static inline void clof_bravo_inhibit_(clof_bravo_bias_t *b, uint64_t start)
             clof_bravo_inhibit_(&l->bias, start);                              \
         }                                                                      \
     }                                                                          \
-    static inline void clof_##N##_write_acquire(clof_##N##_t *l,               \
+    CLOF_RW_GEN_ void clof_##N##_write_acquire(clof_##N##_t *l,                \
                                                 clof_##N##_ctx_t *c)           \
     {                                                                          \
         (void)clof_##N##_write_acquire_until(l, c, CLOF_DEADLINE_NONE);        \
     }                                                                          \
-    static inline void clof_##N##_write_release(clof_##N##_t *l,               \
+    CLOF_RW_GEN_ void clof_##N##_write_release(clof_##N##_t *l,                \
                                                 clof_##N##_ctx_t *c)           \
     {                                                                          \
         clof_##B##_write_release(&l->base, &c->b);                             \

@@ -161,24 +161,24 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
         uint32_t slot;                                                         \
     } clof_##N##_ctx_t;                                                        \
                                                                                \
-    static inline void clof_##N##_init_level(clof_##N##_t *l, uint32_t pref,   \
+    CLOF_RW_GEN_ void clof_##N##_init_level(clof_##N##_t *l, uint32_t pref,    \
                                              uint32_t level)                   \
     {                                                                          \
         memset(l, 0, sizeof *l);                                               \
         l->flag.pref = pref;                                                   \
         l->flag.level = level;                                                 \
     }                                                                          \
-    static inline void clof_##N##_set_pref(clof_##N##_t *l, uint32_t pref)     \
+    CLOF_RW_GEN_ void clof_##N##_set_pref(clof_##N##_t *l, uint32_t pref)      \
     {                                                                          \
         l->flag.pref = pref;                                                   \
     }                                                                          \
-    static inline void clof_##N##_init(clof_##N##_t *l, uint32_t pref)         \
+    CLOF_RW_GEN_ void clof_##N##_init(clof_##N##_t *l, uint32_t pref)          \
     {                                                                          \
         clof_##N##_init_level(l, pref, CLOF_RW_LEVEL_NUMA);                    \
     }                                                                          \
                                                                                \
     /* readers under neutral preference register inside W */                  \
-    static inline bool clof_##N##_read_np_(clof_##N##_t *l,                    \
+    CLOF_RW_GEN_ bool clof_##N##_read_np_(clof_##N##_t *l,                     \
                                            clof_##N##_ctx_t *c, bool once)     \
     {                                                                          \
         if (once) {                                                            \
@@ -191,7 +191,7 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
         clof_##W##_release(&l->wlock, &c->w);                                  \
         return true;                                                           \
     }                                                                          \
-    static inline bool clof_##N##_read_tryacquire(clof_##N##_t *l,             \
+    CLOF_RW_GEN_ bool clof_##N##_read_tryacquire(clof_##N##_t *l,              \
                                                   clof_##N##_ctx_t *c)         \
     {                                                                          \
         c->slot = clof_rw_slot_of(l->flag.level);                              \
@@ -199,7 +199,7 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
             return clof_##N##_read_np_(l, c, true);                            \
         return clof_rw_reader_try_(&l->flag, &l->ind, c->slot);                \
     }                                                                          \
-    static inline bool clof_##N##_read_acquire_until(                          \
+    CLOF_RW_GEN_ bool clof_##N##_read_acquire_until(                           \
         clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
     {                                                                          \
         c->slot = clof_rw_slot_of(l->flag.level);                              \
@@ -208,7 +208,7 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
                                        &l->flag.wactive, deadline);            \
         return clof_rw_reader_until_(&l->flag, &l->ind, c->slot, deadline);    \
     }                                                                          \
-    static inline void clof_##N##_read_acquire(clof_##N##_t *l,                \
+    CLOF_RW_GEN_ void clof_##N##_read_acquire(clof_##N##_t *l,                 \
                                                clof_##N##_ctx_t *c)            \
     {                                                                          \
         c->slot = clof_rw_slot_of(l->flag.level);                              \
@@ -218,13 +218,13 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
             (void)clof_rw_reader_until_(&l->flag, &l->ind, c->slot,            \
                                         CLOF_DEADLINE_NONE);                   \
     }                                                                          \
-    static inline void clof_##N##_read_release(clof_##N##_t *l,                \
+    CLOF_RW_GEN_ void clof_##N##_read_release(clof_##N##_t *l,                 \
                                                clof_##N##_ctx_t *c)            \
     {                                                                          \
         clof_rw_ind_depart(&l->ind, c->slot);                                  \
     }                                                                          \
                                                                                \
-    static inline bool clof_##N##_write_tryacquire(clof_##N##_t *l,            \
+    CLOF_RW_GEN_ bool clof_##N##_write_tryacquire(clof_##N##_t *l,             \
                                                    clof_##N##_ctx_t *c)        \
     {                                                                          \
         if (!clof_##W##_tryacquire(&l->wlock, &c->w))                          \
@@ -234,7 +234,7 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
         clof_##W##_release(&l->wlock, &c->w);                                  \
         return false;                                                          \
     }                                                                          \
-    static inline bool clof_##N##_write_acquire_until(                         \
+    CLOF_RW_GEN_ bool clof_##N##_write_acquire_until(                          \
         clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
     {                                                                          \
         if (!CLOF_RW_POLL_UNTIL_(clof_##W##_tryacquire(&l->wlock, &c->w),      \
@@ -245,14 +245,14 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
         clof_##W##_release(&l->wlock, &c->w);                                  \
         return false;                                                          \
     }                                                                          \
-    static inline void clof_##N##_write_acquire(clof_##N##_t *l,               \
+    CLOF_RW_GEN_ void clof_##N##_write_acquire(clof_##N##_t *l,                \
                                                 clof_##N##_ctx_t *c)           \
     {                                                                          \
         clof_##W##_acquire(&l->wlock, &c->w);                                  \
         (void)clof_rw_writer_enter_until_(&l->flag, &l->ind,                   \
                                           CLOF_DEADLINE_NONE);                 \
     }                                                                          \
-    static inline void clof_##N##_write_release(clof_##N##_t *l,               \
+    CLOF_RW_GEN_ void clof_##N##_write_release(clof_##N##_t *l,                \
                                                 clof_##N##_ctx_t *c)           \
     {                                                                          \
         clof_rw_writer_exit_(&l->flag);                                        \
