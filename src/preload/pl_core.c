@@ -69,8 +69,7 @@ int32_t pl_tid_slow(void)
 }
 
 /* ---- messages: one line on stderr, no stdio locks, no allocation ---------- */
-static void pl_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void pl_say(const char *fmt, ...)
+void pl_say(const char *fmt, ...)
 {
     char buf[2048];
     va_list ap;

@@ -149,23 +149,6 @@ static uint64_t pl_rw_n_blocks;
             __atomic_fetch_add(&v, 1, __ATOMIC_RELAXED);                       \
     } while (0)
 
-static void pl_rw_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void pl_rw_say(const char *fmt, ...)
-{
-    char buf[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n > sizeof buf - 2)
-        n = (int)sizeof buf - 2;
-    buf[n++] = '\n';
-    if (write(2, buf, (size_t)n) < 0) {
-    }
-}
-
 static void pl_rw_glock_acquire(void)
 {
     clof_noctx_t c;
@@ -181,7 +164,7 @@ static void *pl_rw_map(size_t size)
 {
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) {
-        pl_rw_say("clof-preload: out of memory (mmap failed); aborting");
+        pl_say("clof-preload: out of memory (mmap failed); aborting");
         abort();
     }
     return p;
@@ -326,10 +309,10 @@ static void pl_rw_stats_print(void)
     if (!pl_stats_on || clof_atomic32_read_acq(&pl_rw_state) != PL_STATE_READY)
         return;
     if (pl_rw == NULL) {
-        pl_rw_say("clof-preload[%d]: rwlock=glibc (nothing replaced)", (int)getpid());
+        pl_say("clof-preload[%d]: rwlock=glibc (nothing replaced)", (int)getpid());
         return;
     }
-    pl_rw_say("clof-preload[%d]: rwlock=%s rdlocks=%llu wrlocks=%llu busy=%llu timed=%llu "
+    pl_say("clof-preload[%d]: rwlock=%s rdlocks=%llu wrlocks=%llu busy=%llu timed=%llu "
               "timeouts=%llu blocks=%llu (%zu B each)",
               (int)getpid(), pl_rw->name,
               (unsigned long long)__atomic_load_n(&pl_rw_n_rd, __ATOMIC_RELAXED),
@@ -371,7 +354,7 @@ static const pl_rwdef_t *pl_rw_select(const char *v)
     size_t o = 0;
     for (size_t i = 0; i < PL_NRWDEFS && o < sizeof known; i++)
         o += (size_t)snprintf(known + o, sizeof known - o, " %s", pl_rwdefs[i].name);
-    pl_rw_say("clof-preload: unknown CLOF_RWLOCK='%.100s' (known: glibc%s); running on "
+    pl_say("clof-preload: unknown CLOF_RWLOCK='%.100s' (known: glibc%s); running on "
               "glibc's pthread rwlocks",
               v, known);
     return NULL;
@@ -389,7 +372,7 @@ static __attribute__((noinline, cold)) void pl_rw_start(void)
         pl_rw_resolve();
         const pl_rwdef_t *d = pl_rw_select(getenv("CLOF_RWLOCK"));
         if (d != NULL && pthread_key_create(&pl_rw_key, pl_rw_thread_exit) != 0) {
-            pl_rw_say("clof-preload: no thread key for the rwlocks; running on glibc's "
+            pl_say("clof-preload: no thread key for the rwlocks; running on glibc's "
                       "pthread rwlocks");
             d = NULL;
         }
