@@ -57,17 +57,7 @@ def die(msg):
 
 
 def preload_lib(ctx, given):
-    if given:
-        if not os.path.isfile(given):
-            die("--preload %s: no such file" % given)
-        return os.path.abspath(given)
-    for d in ("lib", "lib64", os.path.join("lib", "x86_64-linux-gnu"),
-              os.path.join("lib", "aarch64-linux-gnu")):
-        p = os.path.join(ctx.bindir, "..", d, "libclof-preload.so")
-        if os.path.isfile(p):
-            return os.path.abspath(p)
-    die("libclof-preload.so not found next to %s (build the project, or give --preload LIB)"
-        % ctx.bindir)
+    return clof_common.find_preload_lib(CMD, ctx, given)
 
 
 def newest_select(ctx):

@@ -2,6 +2,7 @@
 """Helpers shared by the clof subcommands."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -10,6 +11,22 @@ def die(cmd, msg, code=2):
     """message on stderr, exit with code (2: bad usage or input)"""
     sys.stderr.write("clof %s: %s\n" % (cmd, msg))
     sys.exit(code)
+
+
+def find_preload_lib(cmd, ctx, given):
+    """The preload library: --preload LIB if given, else the build's own
+    (lib/, lib64/ or the multiarch folder next to the programs)."""
+    if given:
+        if not os.path.isfile(given):
+            die(cmd, "--preload %s: no such file" % given)
+        return os.path.abspath(given)
+    for d in ("lib", "lib64", os.path.join("lib", "x86_64-linux-gnu"),
+              os.path.join("lib", "aarch64-linux-gnu")):
+        p = os.path.join(ctx.bindir, "..", d, "libclof-preload.so")
+        if os.path.isfile(p):
+            return os.path.abspath(p)
+    die(cmd, "libclof-preload.so not found next to %s (build the project, or give --preload LIB)"
+        % ctx.bindir)
 
 
 def add_topology_flags(p):
