@@ -57,6 +57,9 @@ COMPOSITION = re.compile(r"^(tkt|mcs|clh|hem|ticket|hemlock)(-(tkt|mcs|clh|hem|t
 def add_arguments(p):
     p.add_argument("--lock", metavar="NAME", default="glibc",
                    help="the lock to profile under (default glibc: the program's own mutexes)")
+    p.add_argument("--rwlock", metavar="NAME",
+                   help="the rwlock under the program's pthread_rwlock_t (CLOF_RWLOCK; "
+                        "default: the library's default, glibc's)")
     p.add_argument("--json", metavar="FILE", help="write the profile as JSON to FILE")
     p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report to FILE")
     p.add_argument("--interval", metavar="S", type=float,
@@ -74,7 +77,7 @@ def add_arguments(p):
     p.add_argument("--preload", metavar="LIB", help="the preload library (default: the build's)")
     p.add_argument("--keep", metavar="DIR", help="keep the raw profile files (and --compare's "
                                                   "program output) in DIR")
-    p.usage = ("clof profile [--lock NAME] [--json FILE] [--html FILE] [--interval S] "
+    p.usage = ("clof profile [--lock NAME] [--rwlock NAME] [--json FILE] [--html FILE] [--interval S] "
                "[--compare A,B,.. [--metric REGEX] [--repeat N]] -- PROGRAM [ARGS...]")
     p.add_argument("program", nargs=argparse.REMAINDER, metavar="PROGRAM [ARGS...]",
                    help="the program and its arguments (after --)")
@@ -113,6 +116,24 @@ def check_lock(lib, name, extra_env=None):
     msg = r.stderr.strip()
     if "running on glibc" in msg:
         msg = msg.replace("; running on glibc's pthread mutexes", "")
+        die(msg.replace("clof-preload: ", "the preload library says: ", 1))
+
+
+def check_rwlock(lib, name):
+    """an rwlock name the library does not know: refuse it, with its list
+    (the library reads CLOF_RWLOCK at the first rwlock call: make one)"""
+    if name == "glibc":
+        return
+    e = dict(os.environ)
+    e.update({"LD_PRELOAD": lib, "CLOF_RWLOCK": name})
+    e.pop("CLOF_PROFILE", None)
+    code = ("import ctypes; b = ctypes.create_string_buffer(64); l = ctypes.CDLL(None); "
+            "l.pthread_rwlock_rdlock(b); l.pthread_rwlock_unlock(b)")
+    r = subprocess.run([sys.executable, "-c", code], env=e, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    msg = r.stderr.strip()
+    if "unknown CLOF_RWLOCK" in msg:
+        msg = msg.replace("; running on glibc's pthread rwlocks", "")
         die(msg.replace("clof-preload: ", "the preload library says: ", 1))
 
 
@@ -394,6 +415,11 @@ def build(prof, cmdline, lock, run_s, status, top_sites):
                            wait_max_ns=s["wait_max_ns"]) for s in sites],
             "other_sites": {"waits": L["other_n"], "wait_ns": L["other_wait_ns"]},
         }
+        if kind == "rwlock":
+            # acq: write acquisitions, rd_acq: read acquisitions (holds not sampled)
+            rec["acquisitions"] = L["acq"] + L["rd_acq"]
+            rec["read_acquisitions"] = L["rd_acq"]
+            rec["write_acquisitions"] = L["acq"]
         if kind == "cond":
             rec = {"address": rec["address"], "kind": kind, "name": name,
                    "first_used_at": first, "waits": L["acq"], "wait_ns": L["wait_ns"],
@@ -420,7 +446,8 @@ def build(prof, cmdline, lock, run_s, status, top_sites):
         prev_t = snap["t"]
     head = fin["head"]
     return {
-        "command": cmdline, "lock": head.get("lock", lock), "pid": int(head.get("pid", 0)),
+        "command": cmdline, "lock": head.get("lock", lock), "rwlock": head.get("rwlock", "glibc"),
+        "pid": int(head.get("pid", 0)),
         "run_s": run_s, "profiled_s": span_ns / 1e9, "exit": status, "ended_by": fin["why"],
         "hold_sample": int(head.get("hold_sample", 0)),
         "locks_dropped": int(head.get("dropped", 0)),
@@ -449,11 +476,11 @@ def text_report(rep, top, nsites):
     waited = [r for r in mut if r["contended"]]
     tw = sum(r["wait_ns"] for r in mut)
     out.append("clof profile: %s" % " ".join(rep["command"]))
-    out.append("  lock %s, run %.2f s, %s; %d locks used, %d contended; %s waiting in all "
-               "(%.1f%% of the run time; several threads waiting at once count each)"
-               % (rep["lock"], rep["run_s"], status_text(rep["exit"]), len(mut), len(waited),
+    out.append("  lock %s, rwlock %s, run %.2f s, %s; %d locks used, %d contended; %s waiting "
+               "in all (%.1f%% of the run time; several threads waiting at once count each)"
+               % (rep["lock"], rep.get("rwlock", "glibc"), rep["run_s"], status_text(rep["exit"]), len(mut), len(waited),
                   fmt_ns(tw), 100.0 * tw / 1e9 / max(rep["profiled_s"], 1e-9)))
-    out.append("  hold times: 1 acquisition in %d of each lock timed" % rep["hold_sample"]
+    out.append("  hold times: 1 acquisition in %d of each mutex timed" % rep["hold_sample"]
                if rep["hold_sample"] < 2 ** 62 else "  hold times: not timed")
     if rep["locks_dropped"]:
         out.append("  %d acquisitions were of locks beyond the profile's table "
@@ -469,6 +496,9 @@ def text_report(rep, top, nsites):
             i, lock_label(r)[:50], r["kind"], r["acquisitions"], r["contended"], pct,
             fmt_ns(r["wait_ns"]), 100 * r["wait_share"], fmt_ns(r["wait_max_ns"]),
             fmt_ns(r["hold_avg_ns"]), fmt_ns(r["hold_max_ns"])))
+        if r["kind"] == "rwlock":
+            out.append("       %9d reads, %d writes" % (r["read_acquisitions"],
+                                                        r["write_acquisitions"]))
         for s in r["sites"][:nsites]:
             out.append("       %9d waits %10s (max %s)  %s" % (
                 s["waits"], fmt_ns(s["wait_ns"]), fmt_ns(s["wait_max_ns"]), Namer.site_text(s)))
@@ -568,8 +598,10 @@ def html_report(rep, top, nsites, compare):
     mut = [r for r in rep["locks"] if r["kind"] != "cond"]
     blocks = [("h", 1, "clof profile: %s" % os.path.basename(rep["command"][0])),
               ("p", "`%s`" % " ".join(rep["command"])[:300]),
-              ("p", "lock **%s**, run %.2f s, %s, %d locks used, %d contended; hold times "
-                    "timed 1 acquisition in %d." % (rep["lock"], rep["run_s"],
+              ("p", "lock **%s**, rwlock **%s**, run %.2f s, %s, %d locks used, %d contended; "
+                    "hold times timed 1 acquisition in %d." % (rep["lock"],
+                                                               rep.get("rwlock", "glibc"),
+                                                               rep["run_s"],
                                                      status_text(rep["exit"]), len(mut),
                                                      sum(1 for r in mut if r["contended"]),
                                                      rep["hold_sample"]))]
@@ -795,6 +827,9 @@ def main(args, ctx):
     lib = preload_lib(ctx, args.preload)
     lock = lock_name(args.lock)
     check_lock(lib, lock)
+    if args.rwlock:
+        check_rwlock(lib, args.rwlock)
+        os.environ["CLOF_RWLOCK"] = args.rwlock  # every run, --compare's too
     keep = None
     if args.keep:
         keep = os.path.abspath(args.keep)

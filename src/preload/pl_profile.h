@@ -22,10 +22,10 @@
  * clock at the acquisition and at the release.
  *
  * Lock kinds: PL_PROF_MUTEX, PL_PROF_COND (waits, time waited, signals,
- * broadcasts), PL_PROF_RWLOCK (reserved for pthread_rwlock_*, when the
- * library interposes them: the same record, write acquisitions counted by
- * the holder as a mutex's are, read acquisitions with atomic adds since
- * readers hold it together).
+ * broadcasts), PL_PROF_RWLOCK (pthread_rwlock_*, under glibc's rwlocks or
+ * CLOF_RWLOCK's: the same record, write acquisitions in acq, read
+ * acquisitions in rd_acq, every count an atomic add since readers hold it
+ * together; holds not sampled).
  */
 #ifndef CLOF_PRELOAD_PROFILE_H
 #define CLOF_PRELOAD_PROFILE_H
@@ -85,6 +85,20 @@ PL_HIDDEN void pl_prof_waited(pl_prof_rec_t *r, const void *pc, uint64_t w, bool
  * signal or broadcast. */
 PL_HIDDEN void pl_prof_cond_wait(const void *cond, const void *pc, uint64_t w, bool timedout);
 PL_HIDDEN void pl_prof_cond_signal(const void *cond, bool all);
+/* Read-write locks (pl_rwlock.c, when pl_prof_on): the profiling around
+ * its own operations try_, block and timed (glibc's or clof's). */
+typedef int (*pl_prof_rw_fn)(pthread_rwlock_t *);
+typedef int (*pl_prof_rw_timed_fn)(pthread_rwlock_t *, clockid_t, const struct timespec *);
+PL_HIDDEN int pl_prof_rw_lock(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_,
+                              pl_prof_rw_fn block, const void *pc);
+PL_HIDDEN int pl_prof_rw_try(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_,
+                             const void *pc);
+PL_HIDDEN int pl_prof_rw_timed(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_,
+                               pl_prof_rw_timed_fn timed, clockid_t clk,
+                               const struct timespec *abs, const void *pc);
+/* The rwlock in use ("glibc" until pl_rwlock.c has started), for the
+ * profile's header. */
+PL_HIDDEN const char *pl_rw_name_now(void);
 /* Clock (CLOCK_MONOTONIC, ns) and the interval snapshots: called where a
  * slow path has read the clock anyway. */
 PL_HIDDEN uint64_t pl_prof_now(void);

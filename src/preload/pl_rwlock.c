@@ -43,6 +43,7 @@
  * CLOF_STATS).
  */
 #include "pl_internal.h"
+#include "pl_profile.h"
 
 #include <clof/rw/list.h>
 
@@ -550,35 +551,35 @@ PL_EXPORT int pl_rwlock_destroy(pthread_rwlock_t *rw)
     return 0;
 }
 
-PL_EXPORT int pl_rwlock_rdlock(pthread_rwlock_t *rw)
+static int pl_rw_op_rdlock(pthread_rwlock_t *rw)
 {
     if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
         return pl_rwreal.rdlock ? pl_rwreal.rdlock(rw) : 0;
     return pl_rw_rd(rw, 0, 0);
 }
 
-PL_EXPORT int pl_rwlock_tryrdlock(pthread_rwlock_t *rw)
+static int pl_rw_op_tryrdlock(pthread_rwlock_t *rw)
 {
     if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
         return pl_rwreal.tryrdlock ? pl_rwreal.tryrdlock(rw) : 0;
     return pl_rw_rd(rw, 1, 0);
 }
 
-PL_EXPORT int pl_rwlock_wrlock(pthread_rwlock_t *rw)
+static int pl_rw_op_wrlock(pthread_rwlock_t *rw)
 {
     if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
         return pl_rwreal.wrlock ? pl_rwreal.wrlock(rw) : 0;
     return pl_rw_wr(rw, 0, 0);
 }
 
-PL_EXPORT int pl_rwlock_trywrlock(pthread_rwlock_t *rw)
+static int pl_rw_op_trywrlock(pthread_rwlock_t *rw)
 {
     if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
         return pl_rwreal.trywrlock ? pl_rwreal.trywrlock(rw) : 0;
     return pl_rw_wr(rw, 1, 0);
 }
 
-PL_EXPORT int pl_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clk,
+static int pl_rw_op_clockrdlock(pthread_rwlock_t *rw, clockid_t clk,
                                     const struct timespec *abs)
 {
     if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
@@ -591,7 +592,7 @@ PL_EXPORT int pl_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clk,
     return pl_rw_rd(rw, 2, d);
 }
 
-PL_EXPORT int pl_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clk,
+static int pl_rw_op_clockwrlock(pthread_rwlock_t *rw, clockid_t clk,
                                     const struct timespec *abs)
 {
     if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
@@ -604,18 +605,85 @@ PL_EXPORT int pl_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clk,
     return pl_rw_wr(rw, 2, d);
 }
 
-PL_EXPORT int pl_rwlock_timedrdlock(pthread_rwlock_t *rw, const struct timespec *abs)
+/* The exported acquisitions: the operations above, or the profiling mode's
+ * wrappers around them (CLOF_PROFILE, pl_profile.c), which try first and
+ * time the wait when the try fails. */
+#define PL_RW_PC() __builtin_return_address(0)
+
+PL_EXPORT int pl_rwlock_rdlock(pthread_rwlock_t *rw)
+{
+    if (CLOF_UNLIKELY(pl_prof_on))
+        return pl_prof_rw_lock(rw, false, pl_rw_op_tryrdlock, pl_rw_op_rdlock, PL_RW_PC());
+    return pl_rw_op_rdlock(rw);
+}
+
+PL_EXPORT int pl_rwlock_wrlock(pthread_rwlock_t *rw)
+{
+    if (CLOF_UNLIKELY(pl_prof_on))
+        return pl_prof_rw_lock(rw, true, pl_rw_op_trywrlock, pl_rw_op_wrlock, PL_RW_PC());
+    return pl_rw_op_wrlock(rw);
+}
+
+PL_EXPORT int pl_rwlock_tryrdlock(pthread_rwlock_t *rw)
+{
+    if (CLOF_UNLIKELY(pl_prof_on))
+        return pl_prof_rw_try(rw, false, pl_rw_op_tryrdlock, PL_RW_PC());
+    return pl_rw_op_tryrdlock(rw);
+}
+
+PL_EXPORT int pl_rwlock_trywrlock(pthread_rwlock_t *rw)
+{
+    if (CLOF_UNLIKELY(pl_prof_on))
+        return pl_prof_rw_try(rw, true, pl_rw_op_trywrlock, PL_RW_PC());
+    return pl_rw_op_trywrlock(rw);
+}
+
+PL_EXPORT int pl_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clk,
+                                    const struct timespec *abs)
+{
+    if (CLOF_UNLIKELY(pl_prof_on))
+        return pl_prof_rw_timed(rw, false, pl_rw_op_tryrdlock, pl_rw_op_clockrdlock, clk, abs,
+                                PL_RW_PC());
+    return pl_rw_op_clockrdlock(rw, clk, abs);
+}
+
+PL_EXPORT int pl_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clk,
+                                    const struct timespec *abs)
+{
+    if (CLOF_UNLIKELY(pl_prof_on))
+        return pl_prof_rw_timed(rw, true, pl_rw_op_trywrlock, pl_rw_op_clockwrlock, clk, abs,
+                                PL_RW_PC());
+    return pl_rw_op_clockwrlock(rw, clk, abs);
+}
+
+static int pl_rw_op_timedrdlock(pthread_rwlock_t *rw, const struct timespec *abs)
 {
     if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
         return pl_rwreal.timedrdlock ? pl_rwreal.timedrdlock(rw, abs) : EINVAL;
-    return pl_rwlock_clockrdlock(rw, CLOCK_REALTIME, abs);
+    return pl_rw_op_clockrdlock(rw, CLOCK_REALTIME, abs);
+}
+
+PL_EXPORT int pl_rwlock_timedrdlock(pthread_rwlock_t *rw, const struct timespec *abs)
+{
+    if (CLOF_UNLIKELY(pl_prof_on))
+        return pl_prof_rw_timed(rw, false, pl_rw_op_tryrdlock, pl_rw_op_clockrdlock,
+                                CLOCK_REALTIME, abs, PL_RW_PC());
+    return pl_rw_op_timedrdlock(rw, abs);
+}
+
+static int pl_rw_op_timedwrlock(pthread_rwlock_t *rw, const struct timespec *abs)
+{
+    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
+        return pl_rwreal.timedwrlock ? pl_rwreal.timedwrlock(rw, abs) : EINVAL;
+    return pl_rw_op_clockwrlock(rw, CLOCK_REALTIME, abs);
 }
 
 PL_EXPORT int pl_rwlock_timedwrlock(pthread_rwlock_t *rw, const struct timespec *abs)
 {
-    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
-        return pl_rwreal.timedwrlock ? pl_rwreal.timedwrlock(rw, abs) : EINVAL;
-    return pl_rwlock_clockwrlock(rw, CLOCK_REALTIME, abs);
+    if (CLOF_UNLIKELY(pl_prof_on))
+        return pl_prof_rw_timed(rw, true, pl_rw_op_trywrlock, pl_rw_op_clockwrlock,
+                                CLOCK_REALTIME, abs, PL_RW_PC());
+    return pl_rw_op_timedwrlock(rw, abs);
 }
 
 PL_EXPORT int pl_rwlock_unlock(pthread_rwlock_t *rw)
@@ -699,6 +767,15 @@ PL_RW_UNV(unlock)
 #endif
 
 /* ---- introspection (clof_preload.h) ------------------------------------------------ */
+/* the rwlock in use, without starting anything (the profile's header: may
+ * run in a signal handler) */
+const char *pl_rw_name_now(void)
+{
+    if (clof_atomic32_read_acq(&pl_rw_state) != PL_STATE_READY || pl_rw == NULL)
+        return "glibc";
+    return pl_rw->name;
+}
+
 PL_EXPORT const char *clof_preload_rwlock(void)
 {
     if (!pl_rw_ready())

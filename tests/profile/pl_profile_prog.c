@@ -19,6 +19,13 @@
  * hot_path, whatever the scheduling.  Counts the test checks exactly: the
  * hot lock is acquired THREADS * ROUNDS + 2 times, the cold lock
  * THREADS * ceil(ROUNDS / 1000).
+ *
+ * A read-write lock, `table`: every round reads it (read_path), every
+ * 100th round writes it (write_path), and each worker ends with one
+ * pthread_rwlock_timedwrlock (a deadline an hour away).  Before the
+ * workers, main holds it for writing while a thread enters read_path and
+ * sleeps 20 ms, so it waits at least once, at read_path.  Exact counts:
+ * reads THREADS * ROUNDS + 1, writes THREADS * (ceil(ROUNDS / 100) + 1) + 1.
  */
 #define _GNU_SOURCE 1
 #include <pthread.h>
@@ -31,6 +38,8 @@
 
 static pthread_mutex_t hot = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t cold = PTHREAD_MUTEX_INITIALIZER;
+static pthread_rwlock_t table = PTHREAD_RWLOCK_INITIALIZER;
+static uint64_t table_value, table_reads;
 static pthread_mutex_t gate = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_cv = PTHREAD_COND_INITIALIZER;
 static int gate_open;
@@ -58,6 +67,31 @@ __attribute__((noinline)) void cold_path(uint64_t i)
     pthread_mutex_unlock(&cold);
 }
 
+__attribute__((noinline)) void read_path(void)
+{
+    pthread_rwlock_rdlock(&table);
+    __atomic_fetch_add(&table_reads, table_value & 1, __ATOMIC_RELAXED);
+    pthread_rwlock_unlock(&table);
+}
+
+__attribute__((noinline)) void write_path(void)
+{
+    pthread_rwlock_wrlock(&table);
+    table_value += 2;
+    pthread_rwlock_unlock(&table);
+}
+
+__attribute__((noinline)) void timed_write_path(void)
+{
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += 3600;
+    if (pthread_rwlock_timedwrlock(&table, &dl) == 0) {
+        table_value += 2;
+        pthread_rwlock_unlock(&table);
+    }
+}
+
 __attribute__((noinline)) void wait_path(void)
 {
     pthread_mutex_lock(&gate);
@@ -76,6 +110,14 @@ static void *first_waiter(void *arg)
     return NULL;
 }
 
+static void *first_reader(void *arg)
+{
+    (void)arg;
+    __atomic_store_n(&entering, 2, __ATOMIC_RELEASE);
+    read_path();
+    return NULL;
+}
+
 static void *worker(void *arg)
 {
     uint64_t id = (uint64_t)(uintptr_t)arg;
@@ -84,7 +126,11 @@ static void *worker(void *arg)
         hot_path(id * 1000003u + (uint64_t)i);
         if (i % 1000 == 0)
             cold_path((uint64_t)i);
+        read_path();
+        if (i % 100 == 0)
+            write_path();
     }
+    timed_write_path();
     return NULL;
 }
 
@@ -111,6 +157,17 @@ int main(int argc, char **argv)
     nanosleep(&d, NULL);
     pthread_mutex_unlock(&hot);
     pthread_join(t[0], NULL);
+    /* the rwlock's sure wait */
+    pthread_rwlock_wrlock(&table);
+    if (pthread_create(&t[0], NULL, first_reader, NULL) != 0) {
+        perror("pthread_create");
+        return 2;
+    }
+    while (__atomic_load_n(&entering, __ATOMIC_ACQUIRE) != 2)
+        sched_yield();
+    nanosleep(&d, NULL);
+    pthread_rwlock_unlock(&table);
+    pthread_join(t[0], NULL);
     for (int i = 0; i < threads; i++)
         if (pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)i) != 0) {
             perror("pthread_create");
@@ -127,9 +184,12 @@ int main(int argc, char **argv)
     for (int id = 0; id < threads; id++)
         for (long i = 0; i < rounds; i++)
             want += work((uint64_t)id * 1000003u + (uint64_t)i) & 0xff;
-    printf("sum=%llu %s\n", (unsigned long long)hot_sum, hot_sum == want ? "ok" : "WRONG");
+    /* and the rwlock's writes, each one exclusive */
+    uint64_t writes = (uint64_t)threads * ((uint64_t)(rounds + 99) / 100 + 1);
+    int good = hot_sum == want && table_value == 2 * writes;
+    printf("sum=%llu %s\n", (unsigned long long)hot_sum, good ? "ok" : "WRONG");
     fflush(stdout);
-    if (hot_sum != want)
+    if (!good)
         return 1;
     if (sig != 0)
         raise(sig);

@@ -64,6 +64,21 @@ def check_counts(rep, label):
     check(hot["hold_samples"] >= 1 and hot["hold_avg_ns"] > 0, "%s: hold times sampled" % label)
     conds = [l for l in rep["locks"] if l["kind"] == "cond"]
     check(len(conds) == 1, "%s: one condition variable" % label)
+    # the rwlock (pl_profile_prog.c: its exact counts and its sure wait)
+    table = by_name(rep, "table")
+    check(table is not None and table["kind"] == "rwlock", "%s: the rwlock named table" % label)
+    if table is None:
+        return
+    reads = THREADS * ROUNDS + 1
+    writes = THREADS * ((ROUNDS + 99) // 100 + 1) + 1
+    check(table["read_acquisitions"] == reads and table["write_acquisitions"] == writes and
+          table["acquisitions"] == reads + writes,
+          "%s: rwlock reads %d (want %d), writes %d (want %d)"
+          % (label, table["read_acquisitions"], reads, table["write_acquisitions"], writes))
+    check(table["contended"] >= 1 and table["wait_ns"] > 0, "%s: the rwlock waited" % label)
+    fns = [s["function"] for s in table["sites"]]
+    check("read_path" in fns, "%s: its waits name read_path: %s" % (label, fns))
+    check(table["timeouts"] == 0, "%s: no timed write timed out" % label)
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -90,6 +105,19 @@ with tempfile.TemporaryDirectory() as tmp:
           "--lock mcs runs and reports lock mcs")
     if rep:
         check_counts(rep, "mcs")
+
+    # 2b. under a clof rwlock (--rwlock), and an unknown one refused
+    for rwl in ("rw:mcs", "bravo:rw:c-bo-mcs"):
+        r, rep = profile(["--rwlock", rwl], args, tmp, "rw-" + rwl.replace(":", "_"))
+        check(r.returncode == 0 and rep is not None and rep.get("rwlock") == rwl,
+              "--rwlock %s runs and reports rwlock %s (got %s)"
+              % (rwl, rwl, rep.get("rwlock") if rep else None))
+        if rep:
+            check_counts(rep, rwl)
+    r = subprocess.run([CLOF, "profile", "--rwlock", "nosuchrw", "--", PROG], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    check(r.returncode == 2 and "rw-central" in r.stderr,
+          "an unknown rwlock lists the known ones: %s" % r.stderr.strip()[-200:])
 
     # 3. SIGINT: the profile is written, clof profile ends by SIGINT
     r, rep = profile([], args + ["0", "2"], tmp, "sigint")
