@@ -9,10 +9,11 @@
 #       [--emulate SHAPE] [--no-migrate] [--no-fifo] [--out DIR] [TEST...]
 #
 #   --locks     all (default): every basic lock, every NUMA and cohort lock,
-#               a CLoF composition (clof:*, a random one of the 80 each run)
-#               and an asl: lock (asl:*, over a random lock each run); or a
-#               comma-separated list of CLOF_LOCK names (clof:* and asl:*
-#               allowed).  --lock NAME is --locks NAME.  Withdrawn locks
+#               a CLoF composition (clof:*, a random one of the 80 each run),
+#               an asl: lock (asl:*, over a random lock each run) and a
+#               concurrency-restricted one (cr:*, over a random lock each
+#               run); or a comma-separated list of CLOF_LOCK names (clof:*,
+#               asl:* and cr:* allowed).  --lock NAME is --locks NAME.  Withdrawn locks
 #               (a-c-bo-clh, docs/reliability.md) are included: the soak
 #               sets CLOF_ALLOW_WITHDRAWN=1.
 #   --programs  comma-separated, default all of:
@@ -26,6 +27,12 @@
 #                 hostile   pl_forkexec under a hostile environment value
 #                           (garbage CLOF_LOCK, CLOF_STATS, CLOF_EMULATE,
 #                           CLOF_TOPOLOGY=/dev/zero, ...): must still pass
+#                 rwlock    tests/preload/pl_conform_rwlock (a mix of its
+#                           tests) under a random CLOF_RWLOCK (the records'
+#                           lock column names the rwlock)
+#   Every run (but hostile ones) also takes a random CLOF_RWLOCK (glibc's or
+#   one of clof's RW locks: Kyoto Cabinet and LevelDB take rwlocks too), and
+#   one run in four profiles (CLOF_PROFILE, docs/profile.md).
 #   --minutes M run for M minutes (runs in progress finish); --runs N: stop
 #               after N runs (default 200 when neither is given)
 #   --jobs J    J runs at a time (default 1)
@@ -44,7 +51,8 @@
 #   SCHED_FIFO with any lock, glibc's included).
 #
 # Each run is recorded (lock, program, result, seconds, acquisitions from
-# CLOF_STATS=1) in --out/soak-STAMP.tsv; at the end a table lock x program
+# CLOF_STATS=1 -- mutex and rwlock acquisitions through clof --, what ran,
+# the rwlock, "profile" when profiled) in --out/soak-STAMP.tsv; at the end a table lock x program
 # (runs, hours, acquisitions, hangs, wrong results, skipped) is printed and
 # saved as --out/soak-STAMP.md.  A run that fails (exit not 0 or 77) is a
 # wrong result, its output saved under --out.  Exit status 1 if any run
@@ -56,7 +64,7 @@ build=build
 minutes=0
 runs=0
 locks_arg=all
-programs_arg=conform,forkexec,leveldb,kyoto,memcached,hostile
+programs_arg=conform,forkexec,leveldb,kyoto,memcached,hostile,rwlock
 timeout_s=180
 jobs=1
 out=
@@ -92,6 +100,7 @@ soak_table() { # records title
     echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
     awk -F'\t' '
         { l = $1; if (l ~ /^clof:/) l = "clof:*"; else if (l ~ /^asl:/) l = "asl:*"
+          else if (l ~ /^cr:/) l = "cr:*"
           k = l SUBSEP $2; if (!(k in n)) order[++no] = k
           n[k]++; s[k] += $4; a[k] += $5
           if ($3 == "hang") h[k]++; if ($3 == "wrong") w[k]++; if ($3 == "skip") sk[k]++
@@ -101,7 +110,11 @@ soak_table() { # records title
               printf "| **all** | | %d | %.3f | %d | %d | %d | |\n", tn, ts / 3600, ta, th, tw }' "$1" |
         sort -t'|' -k2,2 -k3,3 -s | awk '/\*\*all\*\*/ {last = $0; next} {print} END {print last}'
     echo
-    echo "Compositions and asl: locks run: $(cut -f1 "$1" | grep -E '^(clof|asl):' | sort -u | tr '\n' ' ')"
+    echo "Compositions, asl: and cr: locks run: $(cut -f1 "$1" | grep -E '^(clof|asl|cr):' | sort -u | tr '\n' ' ')"
+    echo
+    echo "RW locks (CLOF_RWLOCK) the runs took: $(cut -f7 "$1" | grep -v '^$' | sort | uniq -c | awk '{printf "%s %s, ", $2, $1}' | sed 's/, $//')"
+    echo
+    echo "Runs profiled (CLOF_PROFILE): $(awk -F'\t' '$8 == "profile"' "$1" | wc -l)"
     echo
     echo "Hours: the runs' own wall time summed (with --jobs J, about J times the soak's duration)."
 }
@@ -117,24 +130,27 @@ fi
 build=$(cd "$build" 2>/dev/null && pwd) || { echo "soak.sh: no build directory" >&2; exit 2; }
 lib=$build/lib/libclof-preload.so
 bin=$build/bin
-for f in "$lib" "$bin/pl_conform" "$bin/pl_forkexec"; do
+for f in "$lib" "$bin/pl_conform" "$bin/pl_forkexec" "$bin/pl_conform_rwlock"; do
     [ -e "$f" ] || { echo "soak.sh: $f not found (build first, or pass --build DIR)" >&2; exit 2; }
 done
 asl_topo=$here/asl-3level.topo
 
 IFS=, read -r -a progs <<<"$programs_arg"
 for p in "${progs[@]}"; do
-    case "$p" in conform | forkexec | leveldb | kyoto | memcached | hostile) ;;
-    *) echo "soak.sh: unknown program '$p' (conform forkexec leveldb kyoto memcached hostile)" >&2; exit 2 ;;
+    case "$p" in conform | forkexec | leveldb | kyoto | memcached | hostile | rwlock) ;;
+    *) echo "soak.sh: unknown program '$p' (conform forkexec leveldb kyoto memcached hostile rwlock)" >&2; exit 2 ;;
     esac
 done
 basic=(tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr)
 numa=(hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo a-c-bo-clh)
 if [ "$locks_arg" = all ]; then
-    locks=("${basic[@]}" "${numa[@]}" 'clof:*' 'asl:*')
+    locks=("${basic[@]}" "${numa[@]}" 'clof:*' 'asl:*' 'cr:*')
 else
     IFS=, read -r -a locks <<<"$locks_arg"
 fi
+rwlocks=(glibc rw-central rw:mcs rw:c-bo-mcs rw:hmcs rw:clof:mcs-mcs-tkt bravo:rw-central
+    bravo:rw:mcs bravo:rw:c-bo-mcs bravo:rw:hmcs)
+rwtests=(mix readers errors recursive wpref lifetimes oldabi)
 parts=(tkt mcs clh hem)
 comps=()
 for a in "${parts[@]}"; do for b in "${parts[@]}"; do
@@ -211,7 +227,13 @@ run_one() {
     'asl:*')
         local pool=("${basic[@]}" hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo "${comps[$((RANDOM % ${#comps[@]}))]}")
         lock=asl:${pool[$((RANDOM % ${#pool[@]}))]} ;;
+    'cr:*')
+        local pool=("${basic[@]}" hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo "${comps[$((RANDOM % ${#comps[@]}))]}")
+        lock=cr:${pool[$((RANDOM % ${#pool[@]}))]} ;;
     esac
+    # the run's rwlock, and one run in four profiled
+    local rwl=${rwlocks[$((RANDOM % ${#rwlocks[@]}))]} prof=
+    [ $((RANDOM % 4)) -eq 0 ] && prof=profile
     local emu=$emulate
     case "$lock" in asl:*) emu=$asl_topo ;; esac
     # withdrawn locks (docs/reliability.md) run here on purpose
@@ -239,7 +261,20 @@ run_one() {
         envx=(CLOF_EMULATE="$emu" CLOF_STATS=1 "$allow" CLOF_APP_TIMEOUT=$((timeout_s * 2)))
         cmd=("$here/run_app.sh" "$prog" "$lock" "$lib" "$bin")
         [ "$prog" = leveldb ] && fifo_ok=1 ;;
+    rwlock)
+        what=${rwtests[$((k % ${#rwtests[@]}))]}
+        # bravo's readers pass a waiting writer: no writer-preference test
+        case "$rwl:$what" in bravo:*:wpref) what=mix ;; esac
+        cmd=("$bin/pl_conform_rwlock" "$what")
+        envx=(LD_PRELOAD="$lib" CLOF_LOCK="$lock" CLOF_EMULATE="$emu" CLOF_STATS=1 "$allow")
+        fifo_ok=1 ;;
     esac
+    if [ "$prog" != hostile ]; then
+        envx+=(CLOF_RWLOCK="$rwl")
+        [ -n "$prof" ] && envx+=(CLOF_PROFILE="$tmp/prof.$w")
+    else
+        prof= rwl=
+    fi
     local o=$tmp/out.$w t0 t1
     t0=$(date +%s.%N)
     env "${envx[@]}" setsid "${cmd[@]}" >"$o" 2>&1 </dev/null &
@@ -309,10 +344,15 @@ run_one() {
     rm -f "$tmp/running.$w"
     t1=$(date +%s.%N)
     local acq
-    acq=$(sed -n 's/^ *clof-preload\[[0-9]*\]: lock=.* acquisitions=\([0-9]*\).*/\1/p' "$o" |
-        awk '{s += $1} END {print s + 0}')
-    printf '%s\t%s\t%s\t%.2f\t%s\t%s\n' "$lock" "$prog" "$status" \
-        "$(echo "$t1 - $t0" | bc)" "$acq" "$(echo "$what" | tr '\t\n' '  ')" >>"$recs"
+    acq=$( {
+        sed -n 's/^ *clof-preload\[[0-9]*\]: lock=.* acquisitions=\([0-9]*\).*/\1/p' "$o"
+        sed -n 's/^ *clof-preload\[[0-9]*\]: rwlock=.* rdlocks=\([0-9]*\) wrlocks=\([0-9]*\).*/\1 \2/p' "$o"
+    } | awk '{s += $1 + $2} END {print s + 0}')
+    rm -f "$tmp/prof.$w".*
+    local reclock=$lock
+    [ "$prog" = rwlock ] && reclock=$rwl
+    printf '%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\n' "$reclock" "$prog" "$status" \
+        "$(echo "$t1 - $t0" | bc)" "$acq" "$(echo "$what" | tr '\t\n' '  ')" "$rwl" "$prof" >>"$recs"
 }
 
 worker() { # w
