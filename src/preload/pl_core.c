@@ -451,7 +451,9 @@ void pl_futex_wake(uint32_t *w, int n, bool shared)
 }
 
 /* ---- glibc's own functions ------------------------------------------------------- */
-static void *pl_sym(const char *name, const char *const *versions)
+/* glibc's `name` at the first of `versions` it has (NULL-terminated), or
+ * its default version (pl_rwlock.c resolves glibc's rwlocks with it too) */
+void *pl_sym(const char *name, const char *const *versions)
 {
     for (; *versions; versions++) {
         void *p = dlvsym(RTLD_NEXT, name, *versions);

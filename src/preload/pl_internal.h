@@ -56,6 +56,9 @@ extern PL_TLS uint64_t pl_levels[PL_MAX_LEVELS] PL_HIDDEN;
 extern bool pl_stats_on PL_HIDDEN;
 /* One line on stderr: no stdio locks, no allocation (pl_core.c). */
 void pl_say(const char *fmt, ...) PL_HIDDEN __attribute__((format(printf, 1, 2)));
+/* glibc's function `name` at the first of `versions` (NULL-terminated) it
+ * has, else its default version (pl_core.c). */
+void *pl_sym(const char *name, const char *const *versions) PL_HIDDEN;
 static inline void pl_on_acquire_levels(uint32_t taken)
 {
     if (__builtin_expect(pl_stats_on, 0))

@@ -247,17 +247,26 @@ static __attribute__((noinline)) int pl_prof_acquired_new(pthread_mutex_t *m, co
     return 0;
 }
 
-static int pl_prof_lock(pthread_mutex_t *m)
+/* a first try that succeeded: count it in m's record.  Inlined into the
+ * interposed function, so that PL_PROF_PC() (read only for a record not in
+ * its first slot yet: reading it up front costs an instruction on the fast
+ * path) is that function's return address, the program's call site. */
+static inline __attribute__((always_inline)) int pl_prof_took(pthread_mutex_t *m)
 {
-    int r = pl_prof_inner.trylock(m);
-    if (CLOF_UNLIKELY(r != 0))
-        return pl_prof_lock_wait(m, r, PL_PROF_PC());
     uintptr_t key = (uintptr_t)m | PL_PROF_MUTEX;
     pl_prof_rec_t *rec = &pl_prof_tab[(key * PL_PROF_GOLD) >> pl_prof_shift];
     if (CLOF_UNLIKELY(__atomic_load_n(&rec->key, __ATOMIC_RELAXED) != key))
         return pl_prof_acquired_new(m, PL_PROF_PC());
     pl_prof_acquired(rec, m, 0);
     return 0;
+}
+
+static int pl_prof_lock(pthread_mutex_t *m)
+{
+    int r = pl_prof_inner.trylock(m);
+    if (CLOF_UNLIKELY(r != 0))
+        return pl_prof_lock_wait(m, r, PL_PROF_PC());
+    return pl_prof_took(m);
 }
 
 static __attribute__((noinline)) int pl_prof_busy(pthread_mutex_t *m, int r, const void *pc)
@@ -274,12 +283,7 @@ static int pl_prof_trylock(pthread_mutex_t *m)
     int r = pl_prof_inner.trylock(m);
     if (CLOF_UNLIKELY(r != 0))
         return pl_prof_busy(m, r, PL_PROF_PC());
-    uintptr_t key = (uintptr_t)m | PL_PROF_MUTEX;
-    pl_prof_rec_t *rec = &pl_prof_tab[(key * PL_PROF_GOLD) >> pl_prof_shift];
-    if (CLOF_UNLIKELY(__atomic_load_n(&rec->key, __ATOMIC_RELAXED) != key))
-        return pl_prof_acquired_new(m, PL_PROF_PC());
-    pl_prof_acquired(rec, m, 0);
-    return 0;
+    return pl_prof_took(m);
 }
 
 static __attribute__((noinline)) int pl_prof_unlock_sampled(pthread_mutex_t *m)

@@ -275,21 +275,11 @@ static struct {
     int (*unlock)(pthread_rwlock_t *);
 } pl_rwreal;
 
-static void *pl_rw_sym(const char *name, const char *const *versions)
-{
-    for (; *versions; versions++) {
-        void *p = dlvsym(RTLD_NEXT, name, *versions);
-        if (p != NULL)
-            return p;
-    }
-    return dlsym(RTLD_NEXT, name);
-}
-
 static void pl_rw_resolve(void)
 {
     static const char *const v[] = {"GLIBC_2.34", "GLIBC_2.2.5", "GLIBC_2.17", NULL};
     static const char *const vc[] = {"GLIBC_2.34", "GLIBC_2.30", NULL};
-#define PL_RWR(f, name, vv) *(void **)(&pl_rwreal.f) = pl_rw_sym(name, vv)
+#define PL_RWR(f, name, vv) *(void **)(&pl_rwreal.f) = pl_sym(name, vv)
     PL_RWR(init, "pthread_rwlock_init", v);
     PL_RWR(destroy, "pthread_rwlock_destroy", v);
     PL_RWR(rdlock, "pthread_rwlock_rdlock", v);
