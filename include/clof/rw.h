@@ -87,14 +87,21 @@ enum {
 
 typedef struct {
     clof_atomic32_t n;
-    char pad_[CLOF_CACHELINE - sizeof(clof_atomic32_t)];
+    /* writers waiting for n to reach 0 (spin-park only: a departing reader
+     * that takes n to 0 looks for parked writers only when it is not 0) */
+    clof_atomic32_t wwait;
+    char pad_[CLOF_CACHELINE - 2 * sizeof(clof_atomic32_t)];
 } CLOF_CACHE_ALIGNED clof_rw_slot_t;
 
 typedef struct {
     clof_rw_slot_t slot[CLOF_RW_SLOTS];
 } clof_rw_ind_t;
 
-/* The slot of the calling thread's cpu for an indicator of level `level`. */
+/* The slot of the calling thread's cpu for an indicator of level `level`.
+ * Locks call it through CLOF_RW_SLOT_OF, which a user of the headers may
+ * define first to a cheaper equivalent (the preload library caches the
+ * answer per thread and cpu): any slot is correct, the right one is only
+ * more local. */
 static inline uint32_t clof_rw_slot_of(uint32_t level)
 {
     if (level == CLOF_RW_LEVEL_NONE)
@@ -108,10 +115,20 @@ static inline uint32_t clof_rw_slot_of(uint32_t level)
     return clof_topo_cohort(t, clof_current_cpu(), l) % CLOF_RW_SLOTS;
 }
 
+#ifndef CLOF_RW_SLOT_OF
+#define CLOF_RW_SLOT_OF(level) clof_rw_slot_of(level)
+#endif
+
 /* One waiting step until the word at a may differ from `seen`, by the
  * deadline (false once it has passed).  Without a deadline it is the
- * blocking await of await.h (a model checker then blocks the thread instead
- * of exploring a spin loop). */
+ * blocking await of await.h: the policy's phases start again at every
+ * change of the word (a model checker then blocks the thread instead of
+ * exploring a spin loop).  Keeping w's phases across changes instead (so
+ * that a writer whose word keeps changing under it, readers coming and
+ * going, parks sooner) was measured and lost: rw-central at 90% reads,
+ * T = 8 and 16 on the 2-vCPU machine, fell from 0.72 and 0.42 of glibc to
+ * 0.59 and 0.32 -- a spinning writer takes the short moments without
+ * readers, a parked one needs a wake-up and misses them (docs/rwlocks.md). */
 static inline bool clof_rw_wait_change_until_(clof_wait_t *w, const clof_atomic32_t *a,
                                               uint32_t seen, uint64_t deadline)
 {
@@ -127,7 +144,7 @@ static inline bool clof_rw_wait_change_until_(clof_wait_t *w, const clof_atomic3
  * the flag and then reads the counters): either the reader sees the writer
  * or the writer sees the reader.  Neutral locks order it by their writer
  * lock instead; seq_cst costs them nothing on x86 and one barrier on Arm. */
-static inline void clof_rw_ind_arrive(clof_rw_ind_t *ri, uint32_t slot)
+CLOF_INLINE void clof_rw_ind_arrive(clof_rw_ind_t *ri, uint32_t slot)
 {
     clof_atomic32_inc(&ri->slot[slot].n);
 }
@@ -135,12 +152,18 @@ static inline void clof_rw_ind_arrive(clof_rw_ind_t *ri, uint32_t slot)
 /* Depart: a decrement with release order (the reader's critical section
  * happens before the writer's acquire read of 0), seq_cst -- the waking
  * order -- when a writer may sleep on the counter; the reader that takes a
- * counter to 0 wakes a writer parked until it is 0. */
-static inline void clof_rw_ind_depart(clof_rw_ind_t *ri, uint32_t slot)
+ * counter to 0 wakes a writer parked until it is 0.  Under spin-park it
+ * looks in the parking table only when the slot's `wwait` says a writer
+ * waits: the reader's seq_cst decrement and read of wwait against the
+ * writer's seq_cst increment of wwait and its (seq_cst) reads of n, a
+ * Dekker pair -- either the reader sees the waiting writer (and wakes it)
+ * or the writer reads the 0 (and does not sleep). */
+CLOF_INLINE void clof_rw_ind_depart(clof_rw_ind_t *ri, uint32_t slot)
 {
     clof_atomic32_t *c = &ri->slot[slot].n;
 #if CLOF_WAIT_CAN_PARK
-    if (clof_atomic32_get_dec(c) == 1)
+    if (clof_atomic32_get_dec(c) == 1 &&
+        CLOF_UNLIKELY(clof_atomic32_read(&ri->slot[slot].wwait) != 0))
         clof_atomic32_wake(c, 0);
 #else
     if (clof_atomic32_get_dec_rel(c) == 1)
@@ -158,14 +181,35 @@ static inline bool clof_rw_ind_empty(clof_rw_ind_t *ri)
     return true;
 }
 
+/* A writer about to wait for slot i to empty raises its wwait (seq_cst,
+ * before its reads of the counter: the writer's half of depart's Dekker
+ * pair) and lowers it after (relaxed: a reader that still sees it only
+ * looks in the parking table for nothing). */
+static inline void clof_rw_ind_wwait_(clof_rw_ind_t *ri, uint32_t i, int d)
+{
+#if CLOF_WAIT_CAN_PARK
+    if (d > 0)
+        clof_atomic32_inc(&ri->slot[i].wwait);
+    else
+        clof_atomic32_dec_rlx(&ri->slot[i].wwait);
+#else
+    (void)ri, (void)i, (void)d;
+#endif
+}
+
 /* Wait until every counter has been seen 0 (each in turn; the caller has
  * made sure no new reader can stay: its flag is up or it holds the writer
  * lock that a neutral reader needs).  Acquire: each 0 read is of the
  * departing reader's release (or later). */
 static inline void clof_rw_ind_await_empty(clof_rw_ind_t *ri)
 {
-    for (uint32_t i = 0; i < CLOF_RW_SLOTS; i++)
+    for (uint32_t i = 0; i < CLOF_RW_SLOTS; i++) {
+        if (clof_atomic32_read(&ri->slot[i].n) == 0)
+            continue;
+        clof_rw_ind_wwait_(ri, i, 1);
         (void)clof_atomic32_await_eq(&ri->slot[i].n, 0);
+        clof_rw_ind_wwait_(ri, i, -1);
+    }
 }
 
 /* The same by a deadline: false when it passed first. */
@@ -176,15 +220,20 @@ static inline bool clof_rw_ind_await_empty_until(clof_rw_ind_t *ri,
         uint32_t v = clof_atomic32_read(&ri->slot[i].n);
         if (v == 0)
             continue;
+        clof_rw_ind_wwait_(ri, i, 1);
         if (deadline == CLOF_DEADLINE_NONE) {
             (void)clof_atomic32_await_eq(&ri->slot[i].n, 0);
+            clof_rw_ind_wwait_(ri, i, -1);
             continue;
         }
         clof_wait_t w = CLOF_WAIT_INIT;
         while ((v = clof_atomic32_read(&ri->slot[i].n)) != 0)
-            if (!clof_atomic32_wait_until(&w, &ri->slot[i].n, v, deadline))
+            if (!clof_atomic32_wait_until(&w, &ri->slot[i].n, v, deadline)) {
+                clof_rw_ind_wwait_(ri, i, -1);
                 return false;
+            }
         clof_wait_end(&w);
+        clof_rw_ind_wwait_(ri, i, -1);
     }
     return true;
 }

@@ -15,7 +15,10 @@
  * WRITER (a writer whose deadline passes removes its WWAIT and wakes the
  * readers it kept out).  Release: a reader subtracts READER, a writer
  * WRITER; either wakes the waiters of the word when it may have let someone
- * in (the last reader out, every writer release).  Neutral preference is served as writer preference here
+ * in: the last reader out while a writer waits (the release's RMW reads
+ * the WWAIT of a writer that announced itself before it; one that
+ * announces itself after reads the smaller count), every writer release.
+ * Neutral preference is served as writer preference here
  * (a single word has no queue to be neutral with).
  * Paper: the centralized lock of Calciu et al. (PPoPP'13) §2, the shape of
  * glibc's pthread_rwlock_t (one __readers word with the writer bits).
@@ -127,8 +130,10 @@ static inline void clof_rw_central_read_release(clof_rw_central_t *l,
 #else
     uint32_t o = clof_atomic32_get_sub_rel(&l->word, CLOF_RWC_READER);
 #endif
-    /* the last reader out may let a writer in */
-    if ((o & CLOF_RWC_READERS) == CLOF_RWC_READER)
+    /* the last reader out may let a waiting writer in (only a writer waits
+     * for the readers to leave: a reader waits for WRITER, or under writer
+     * preference for WWAITS, which this release changes neither of) */
+    if ((o & CLOF_RWC_READERS) == CLOF_RWC_READER && (o & CLOF_RWC_WWAITS) != 0)
         clof_wake(&l->word._v);
 }
 

@@ -20,8 +20,8 @@
  *   reader preference (C-RW-RP, §3.3)
  *     reader:  loop { arrive; if (!wactive) done; depart; wait for !wactive }
  *     writer:  acquire W;
- *              loop { wait until empty; wactive = 1; if (empty) done;
- *                     wactive = 0 }
+ *              loop { wactive = 1; if (empty) done; wactive = 0;
+ *                     wait until empty }
  *   writer preference (C-RW-WP, §3.4)
  *     reader:  loop { wait for !wactive; arrive; if (!wactive) done; depart }
  *     writer:  acquire W; wactive = 1; wait until empty
@@ -29,9 +29,13 @@
  *
  * The writer's wactive stays up while it waits, so a writer-preferring
  * lock's readers hold back as soon as a writer owns W; a reader-preferring
- * one raises it only once the readers have gone (and lowers it again if one
- * slipped in), so readers keep entering -- recursive reads included --
- * while a writer waits, as glibc's default rwlock lets them.
+ * one keeps it up only when it found no reader (it lowers it again at once
+ * when it finds one, and waits for the readers with the flag down), so
+ * readers keep entering -- recursive reads included -- while a writer
+ * waits, as glibc's default rwlock lets them.  (The paper's writer waits
+ * for the indicator to empty before its first raise; raising first costs
+ * an uncontended writer one scan of the indicator instead of two, and a
+ * reader that arrives in the window waits only for the lowering.)
  *
  * Declaring one: CLOF_RW_COHORT(name, W) over the clof lock clof_W_t
  * (its header included before), e.g. CLOF_RW_COHORT(rw_c_bo_mcs, c_bo_mcs)
@@ -83,7 +87,7 @@ typedef struct {
 } CLOF_CACHE_ALIGNED clof_rw_flag_t;
 
 /* Reader, reader or writer preference: one attempt (no waiting). */
-static inline bool clof_rw_reader_try_(clof_rw_flag_t *f, clof_rw_ind_t *ri,
+CLOF_INLINE bool clof_rw_reader_try_(clof_rw_flag_t *f, clof_rw_ind_t *ri,
                                        uint32_t slot)
 {
     if (f->pref == CLOF_RW_PREF_WRITER &&
@@ -96,22 +100,39 @@ static inline bool clof_rw_reader_try_(clof_rw_flag_t *f, clof_rw_ind_t *ri,
     return false;
 }
 
-/* Reader, reader or writer preference, by a deadline. */
-static inline bool clof_rw_reader_until_(clof_rw_flag_t *f, clof_rw_ind_t *ri,
-                                         uint32_t slot, uint64_t deadline)
+/* Reader, reader or writer preference, by a deadline: the first attempt
+ * inline, the waiting out of line. */
+CLOF_SLOW bool clof_rw_reader_wait_(clof_rw_flag_t *f, clof_rw_ind_t *ri,
+                                    uint32_t slot, uint64_t deadline)
 {
     clof_wait_t w = CLOF_WAIT_INIT;
-    for (;;) {
-        if (clof_rw_reader_try_(f, ri, slot))
-            break;
+    do {
         uint32_t seen = clof_atomic32_read_rlx(&f->wactive);
         if ((seen & 1) != 0 && !clof_rw_wait_change_until_(&w, &f->wactive, seen, deadline))
             return false;
         if ((seen & 1) == 0 && clof_deadline_passed(deadline))
             return false;
-    }
+    } while (!clof_rw_reader_try_(f, ri, slot));
     clof_wait_end(&w);
     return true;
+}
+CLOF_INLINE bool clof_rw_reader_until_(clof_rw_flag_t *f, clof_rw_ind_t *ri,
+                                         uint32_t slot, uint64_t deadline)
+{
+    if (CLOF_LIKELY(clof_rw_reader_try_(f, ri, slot)))
+        return true;
+    return clof_rw_reader_wait_(f, ri, slot, deadline);
+}
+
+/* Lower wactive (to the even v): a waking write.  Everyone who waits on
+ * wactive waits for any change (readers, timed writers polling W), so only
+ * the parking table's any-change bucket is looked at; and a writer that
+ * woke readers does not hand them its cpu (wait.h's hand-over yield): it
+ * still holds W. */
+static inline void clof_rw_flag_lower_(clof_rw_flag_t *f, uint32_t v)
+{
+    clof_atomic32_write_wakeable(&f->wactive, v);
+    clof_wake(&f->wactive._v);
 }
 
 /* Writer, W held: keep the readers out and wait for those inside.  False
@@ -127,25 +148,26 @@ static inline bool clof_rw_writer_enter_until_(clof_rw_flag_t *f,
             return true;
         if (clof_rw_ind_await_empty_until(ri, deadline))
             return true;
-        clof_atomic32_write_wake(&f->wactive, v + 2);
+        clof_rw_flag_lower_(f, v + 2);
         return false;
     }
     for (;;) {
-        if (!clof_rw_ind_await_empty_until(ri, deadline))
-            return false;
         clof_atomic32_write(&f->wactive, v + 1);
         if (CLOF_LIKELY(clof_rw_ind_empty(ri)))
             return true;
-        /* a reader slipped in: let it (and any recursive read) finish */
+        /* readers inside: lower the flag (they, and any recursive read,
+         * must be able to finish), wait for them with it down, again */
         v += 2;
-        clof_atomic32_write_wake(&f->wactive, v);
+        clof_rw_flag_lower_(f, v);
+        if (!clof_rw_ind_await_empty_until(ri, deadline))
+            return false;
     }
 }
 
 static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
 {
     uint32_t v = clof_atomic32_read_rlx(&f->wactive); /* odd: ours */
-    clof_atomic32_write_wake(&f->wactive, v + 1);
+    clof_rw_flag_lower_(f, v + 1);
 }
 
 /* ---- the generator ---- */
@@ -194,7 +216,7 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
     CLOF_RW_GEN_ bool clof_##N##_read_tryacquire(clof_##N##_t *l,              \
                                                   clof_##N##_ctx_t *c)         \
     {                                                                          \
-        c->slot = clof_rw_slot_of(l->flag.level);                              \
+        c->slot = CLOF_RW_SLOT_OF(l->flag.level);                              \
         if (l->flag.pref == CLOF_RW_PREF_NEUTRAL)                              \
             return clof_##N##_read_np_(l, c, true);                            \
         return clof_rw_reader_try_(&l->flag, &l->ind, c->slot);                \
@@ -202,7 +224,7 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
     CLOF_RW_GEN_ bool clof_##N##_read_acquire_until(                           \
         clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
     {                                                                          \
-        c->slot = clof_rw_slot_of(l->flag.level);                              \
+        c->slot = CLOF_RW_SLOT_OF(l->flag.level);                              \
         if (l->flag.pref == CLOF_RW_PREF_NEUTRAL)                              \
             return CLOF_RW_POLL_UNTIL_(clof_##N##_read_np_(l, c, true),        \
                                        &l->flag.wactive, deadline);            \
@@ -211,7 +233,7 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
     CLOF_RW_GEN_ void clof_##N##_read_acquire(clof_##N##_t *l,                 \
                                                clof_##N##_ctx_t *c)            \
     {                                                                          \
-        c->slot = clof_rw_slot_of(l->flag.level);                              \
+        c->slot = CLOF_RW_SLOT_OF(l->flag.level);                              \
         if (l->flag.pref == CLOF_RW_PREF_NEUTRAL)                              \
             (void)clof_##N##_read_np_(l, c, false);                            \
         else                                                                   \

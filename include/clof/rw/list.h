@@ -30,23 +30,27 @@
 
 CLOF_COMPOSE(rw_k_mcs_mcs_tkt_, mcs, mcs, ticket)
 
+CLOF_RW_COHORT(rw_tas, tas)
 CLOF_RW_COHORT(rw_mcs, mcs)
 CLOF_RW_COHORT(rw_c_bo_mcs, c_bo_mcs)
 CLOF_RW_COHORT(rw_hmcs, hmcs)
 CLOF_RW_COHORT(rw_clof_mcs_mcs_tkt, rw_k_mcs_mcs_tkt_)
 
 CLOF_RW_BRAVO(bravo_rw_central, rw_central)
+CLOF_RW_BRAVO(bravo_rw_tas, rw_tas)
 CLOF_RW_BRAVO(bravo_rw_mcs, rw_mcs)
 CLOF_RW_BRAVO(bravo_rw_c_bo_mcs, rw_c_bo_mcs)
 CLOF_RW_BRAVO(bravo_rw_hmcs, rw_hmcs)
 
 #define CLOF_RW_LOCKS(X)                                                       \
     X(rw_central, "rw-central")                                                \
+    X(rw_tas, "rw:tas")                                                        \
     X(rw_mcs, "rw:mcs")                                                        \
     X(rw_c_bo_mcs, "rw:c-bo-mcs")                                              \
     X(rw_hmcs, "rw:hmcs")                                                      \
     X(rw_clof_mcs_mcs_tkt, "rw:clof:mcs-mcs-tkt")                              \
     X(bravo_rw_central, "bravo:rw-central")                                    \
+    X(bravo_rw_tas, "bravo:rw:tas")                                            \
     X(bravo_rw_mcs, "bravo:rw:mcs")                                            \
     X(bravo_rw_c_bo_mcs, "bravo:rw:c-bo-mcs")                                  \
     X(bravo_rw_hmcs, "bravo:rw:hmcs")
