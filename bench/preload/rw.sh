@@ -11,7 +11,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
-locks="rw-central rw:mcs rw:c-bo-mcs rw:hmcs bravo:rw-central bravo:rw:c-bo-mcs"
+locks="rw-central rw:tas rw:mcs rw:c-bo-mcs rw:hmcs bravo:rw-central bravo:rw:c-bo-mcs"
 reps=5; ms=300; pct=90; threads="2 4 8 16"; cg=1
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -32,8 +32,9 @@
  * to the global list when it exits.  They are not the mutexes' boxes: a box
  * keeps its mutex lock's context (CLH moves nodes) between uses.
  *
- * Unlock: the writer (holder's tid == ours) releases the write lock; anyone
- * else releases one of its read holds (none: EPERM, nothing touched).
+ * Unlock: a thread's read hold of the rwlock (the newest) is released if it
+ * has one; otherwise the writer (holder's tid == ours) releases the write
+ * lock; anyone else: EPERM, nothing touched.
  *
  * Selection (CLOF_RWLOCK, read at the first rwlock call): a name of
  * CLOF_RW_LOCKS, `glibc` (nothing replaced), unset or empty: the default
@@ -44,6 +45,31 @@
  */
 #include "pl_internal.h"
 #include "pl_profile.h"
+
+/* The reader's indicator slot, cached per thread: the slot of the cpu this
+ * thread last found itself on (clof_current_cpu is a thread-local or rseq
+ * read), recomputed from the topology only when the cpu or the level
+ * changes.  The process topology is loaded before the first rwlock is used
+ * and not changed after (pl_rw_start). */
+/* This thread's rwlock state, one thread-local object (one address
+ * computation on the fast paths): the records and read holds (below), the
+ * slot cache. */
+typedef struct pl_rwrec pl_rwrec_t;
+static PL_TLS struct {
+    pl_rwrec_t *free;   /* free records */
+    pl_rwrec_t *held;   /* read holds, newest first */
+    uint32_t slot_cpu, slot_level, slot_v;
+    uint8_t armed;      /* thread-exit destructor armed */
+} pl_rwt = {NULL, NULL, UINT32_MAX, 0, 0, 0};
+static uint32_t pl_rw_slot_refresh(uint32_t level, uint32_t cpu);
+static inline __attribute__((always_inline)) uint32_t pl_rw_slot_of(uint32_t level)
+{
+    uint32_t cpu = clof_current_cpu();
+    if (CLOF_LIKELY(cpu == pl_rwt.slot_cpu && level == pl_rwt.slot_level))
+        return pl_rwt.slot_v;
+    return pl_rw_slot_refresh(level, cpu);
+}
+#define CLOF_RW_SLOT_OF(level) pl_rw_slot_of(level)
 
 #include <clof/rw/list.h>
 
@@ -61,6 +87,15 @@
 #ifndef PL_DEFAULT_RWLOCK
 #define PL_DEFAULT_RWLOCK "glibc"
 #endif
+
+static __attribute__((noinline)) uint32_t pl_rw_slot_refresh(uint32_t level, uint32_t cpu)
+{
+    uint32_t v = clof_rw_slot_of(level);
+    pl_rwt.slot_cpu = cpu;
+    pl_rwt.slot_level = level;
+    pl_rwt.slot_v = v;
+    return v;
+}
 
 /* ---- the RW locks, type-erased ---------------------------------------------- */
 union pl_rwlk {
@@ -87,6 +122,11 @@ typedef struct pl_rwdef {
     bool (*wt)(void *l, void *c);
     bool (*wu)(void *l, void *c, uint64_t deadline);
     void (*wr)(void *l, void *c);
+    /* the blocking entries and unlock, one function per lock with the
+     * lock's operations inlined (pl_rw_gen_ below) */
+    int (*rdlock)(pthread_rwlock_t *rw);
+    int (*wrlock)(pthread_rwlock_t *rw);
+    int (*unlock)(pthread_rwlock_t *rw);
 } pl_rwdef_t;
 
 #define PL_RW_OPS_(id, nm)                                                     \
@@ -101,14 +141,8 @@ typedef struct pl_rwdef {
     static bool pl_rw_wu_##id(void *l, void *c, uint64_t d) { return clof_##id##_write_acquire_until(l, c, d); } \
     static void pl_rw_wr_##id(void *l, void *c) { clof_##id##_write_release(l, c); }
 CLOF_RW_LOCKS(PL_RW_OPS_)
-#define PL_RW_DEF_(id, nm)                                                     \
-    {nm, sizeof(clof_##id##_t), pl_rw_init_##id, pl_rw_sp_##id, pl_rw_ra_##id, pl_rw_rt_##id, pl_rw_ru_##id,         \
-     pl_rw_rr_##id, pl_rw_wa_##id, pl_rw_wt_##id, pl_rw_wu_##id, pl_rw_wr_##id},
-static const pl_rwdef_t pl_rwdefs[] = {CLOF_RW_LOCKS(PL_RW_DEF_)};
-#define PL_NRWDEFS (sizeof pl_rwdefs / sizeof pl_rwdefs[0])
 
 /* ---- blocks and records -------------------------------------------------------- */
-typedef struct pl_rwrec pl_rwrec_t;
 typedef struct pl_rwblk {
     clof_atomic32_t wowner;    /* write holder's tid, 0 when none */
     pl_rwrec_t *wrec;          /* write holder's record */
@@ -128,6 +162,9 @@ struct pl_rwrec {
 _Static_assert(sizeof(void *) <= 8, "the block pointer fits in __readers/__writers");
 
 static const pl_rwdef_t *pl_rw;  /* NULL: glibc's rwlocks */
+/* pl_rw once start-up is over (NULL before, and in glibc mode): the
+ * exported entries' one test (acquire: what start-up set is visible) */
+static const pl_rwdef_t *pl_rw_on;
 static clof_atomic32_t pl_rw_state; /* PL_STATE_* */
 static int32_t pl_rw_starter;
 static uint32_t pl_rw_pref_writer = PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP;
@@ -135,10 +172,6 @@ static uint32_t pl_rw_pref_writer = PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP
 static clof_tas_t pl_rw_glock; /* the global free lists */
 static pl_rwblk_t *pl_rw_free_blks;
 static pl_rwrec_t *pl_rw_free_recs;
-static PL_TLS pl_rwrec_t *pl_rw_tls_free;  /* this thread's free records */
-static PL_TLS uint32_t pl_rw_tls_nfree;
-static PL_TLS pl_rwrec_t *pl_rw_held;      /* this thread's read holds */
-static PL_TLS uint8_t pl_rw_tls_armed;
 static pthread_key_t pl_rw_key;
 
 /* statistics (CLOF_STATS=1) */
@@ -204,7 +237,7 @@ static pl_rwblk_t *pl_rw_blk_get(bool *fresh)
 static void pl_rw_thread_exit(void *arg)
 {
     (void)arg;
-    pl_rwrec_t *r = pl_rw_tls_free;
+    pl_rwrec_t *r = pl_rwt.free;
     if (r == NULL)
         return;
     pl_rwrec_t *last = r;
@@ -214,14 +247,13 @@ static void pl_rw_thread_exit(void *arg)
     last->next = pl_rw_free_recs;
     pl_rw_free_recs = r;
     pl_rw_glock_release();
-    pl_rw_tls_free = NULL;
-    pl_rw_tls_nfree = 0;
+    pl_rwt.free = NULL;
 }
 
 static __attribute__((noinline)) pl_rwrec_t *pl_rw_rec_refill(void)
 {
-    if (!pl_rw_tls_armed) {
-        pl_rw_tls_armed = 1;
+    if (!pl_rwt.armed) {
+        pl_rwt.armed = 1;
         pthread_setspecific(pl_rw_key, (void *)1);
     }
     pl_rw_glock_acquire();
@@ -235,19 +267,17 @@ static __attribute__((noinline)) pl_rwrec_t *pl_rw_rec_refill(void)
     size_t n = PL_RW_CHUNK / sizeof(pl_rwrec_t);
     pl_rwrec_t *chunk = pl_rw_map(n * sizeof(pl_rwrec_t));
     for (size_t i = 1; i < n; i++) {
-        chunk[i].next = pl_rw_tls_free;
-        pl_rw_tls_free = &chunk[i];
-        pl_rw_tls_nfree++;
+        chunk[i].next = pl_rwt.free;
+        pl_rwt.free = &chunk[i];
     }
     return &chunk[0];
 }
 
 static inline pl_rwrec_t *pl_rw_rec_get(void)
 {
-    pl_rwrec_t *r = pl_rw_tls_free;
+    pl_rwrec_t *r = pl_rwt.free;
     if (CLOF_LIKELY(r != NULL)) {
-        pl_rw_tls_free = r->next;
-        pl_rw_tls_nfree--;
+        pl_rwt.free = r->next;
         return r;
     }
     return pl_rw_rec_refill();
@@ -255,9 +285,8 @@ static inline pl_rwrec_t *pl_rw_rec_get(void)
 
 static inline void pl_rw_rec_put(pl_rwrec_t *r)
 {
-    r->next = pl_rw_tls_free;
-    pl_rw_tls_free = r;
-    pl_rw_tls_nfree++;
+    r->next = pl_rwt.free;
+    pl_rwt.free = r;
 }
 
 /* ---- glibc's functions ------------------------------------------------------------ */
@@ -332,19 +361,21 @@ static void pl_rw_fork_after(void)
 
 /* What CLOF_RWLOCK selects: NULL = glibc (with a message when the name is
  * not known). */
+static size_t pl_rw_ndefs(void);
+static const pl_rwdef_t *pl_rw_def(size_t i);
 static const pl_rwdef_t *pl_rw_select(const char *v)
 {
     if (v == NULL || v[0] == 0)
         v = PL_DEFAULT_RWLOCK;
     if (!strcmp(v, "glibc"))
         return NULL;
-    for (size_t i = 0; i < PL_NRWDEFS; i++)
-        if (!strcmp(pl_rwdefs[i].name, v))
-            return &pl_rwdefs[i];
+    for (size_t i = 0; i < pl_rw_ndefs(); i++)
+        if (!strcmp(pl_rw_def(i)->name, v))
+            return pl_rw_def(i);
     char known[1024];
     size_t o = 0;
-    for (size_t i = 0; i < PL_NRWDEFS && o < sizeof known; i++)
-        o += (size_t)snprintf(known + o, sizeof known - o, " %s", pl_rwdefs[i].name);
+    for (size_t i = 0; i < pl_rw_ndefs() && o < sizeof known; i++)
+        o += (size_t)snprintf(known + o, sizeof known - o, " %s", pl_rw_def(i)->name);
     pl_say("clof-preload: unknown CLOF_RWLOCK='%.100s' (known: glibc%s); running on "
               "glibc's pthread rwlocks",
               v, known);
@@ -376,6 +407,7 @@ static __attribute__((noinline, cold)) void pl_rw_start(void)
                           CLOF_CACHELINE * CLOF_CACHELINE;
         pl_rw = d;
         clof_atomic32_write_rel(&pl_rw_state, PL_STATE_READY);
+        __atomic_store_n(&pl_rw_on, d, __ATOMIC_RELEASE);
         return;
     }
     /* a call of the starting thread from inside start-up (dlsym, getenv and
@@ -459,33 +491,47 @@ static int pl_rw_deadline(clockid_t clk, const struct timespec *abs, uint64_t *d
     return 0;
 }
 
-/* mode: 0 blocking, 1 try, 2 timed (deadline) */
-static inline int pl_rw_rd(pthread_rwlock_t *rw, int mode, uint64_t deadline)
+/* mode: 0 blocking, 1 try, 2 timed (deadline).  Always inlined: the
+ * blocking entries are generated per lock (pl_rw_gen_), with d's
+ * operations known at compile time and inlined; the try and timed entries
+ * call them through d. */
+#define PL_RW_INLINE static inline __attribute__((always_inline))
+PL_RW_INLINE int pl_rw_rd_(const pl_rwdef_t *d, pthread_rwlock_t *rw, int mode,
+                           uint64_t deadline)
 {
     pl_rwblk_t *b = pl_rw_blk(rw);
-    if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&b->wowner) == (uint32_t)pl_tid()))
-        return mode == 1 ? EBUSY : EDEADLK;
     pl_rwrec_t *r = pl_rw_rec_get();
-    bool ok = true;
-    if (mode == 0)
-        pl_rw->ra(&b->lk, &r->ctx);
-    else if (mode == 1)
-        ok = pl_rw->rt(&b->lk, &r->ctx);
-    else
-        ok = pl_rw->ru(&b->lk, &r->ctx, deadline);
+    /* A try first, and only when it fails the test for EDEADLK: a thread
+     * that holds the write lock never gets a read try (the writer's flag or
+     * bit is up, a BRAVO bias is down), and the reader's fast path then
+     * does not read the block's line, which every writer writes. */
+    bool ok = d->rt(&b->lk, &r->ctx);
+    if (CLOF_UNLIKELY(!ok)) {
+        if (clof_atomic32_read_rlx(&b->wowner) == (uint32_t)pl_tid()) {
+            pl_rw_rec_put(r);
+            return mode == 1 ? EBUSY : EDEADLK;
+        }
+        if (mode == 0) {
+            d->ra(&b->lk, &r->ctx);
+            ok = true;
+        } else if (mode == 2) {
+            ok = d->ru(&b->lk, &r->ctx, deadline);
+        }
+    }
     if (CLOF_UNLIKELY(!ok)) {
         pl_rw_rec_put(r);
         PL_RW_COUNT(*(mode == 1 ? &pl_rw_n_busy : &pl_rw_n_timeouts));
         return mode == 1 ? EBUSY : ETIMEDOUT;
     }
     r->blk = b;
-    r->next = pl_rw_held;
-    pl_rw_held = r;
+    r->next = pl_rwt.held;
+    pl_rwt.held = r;
     PL_RW_COUNT(pl_rw_n_rd);
     return 0;
 }
 
-static inline int pl_rw_wr(pthread_rwlock_t *rw, int mode, uint64_t deadline)
+PL_RW_INLINE int pl_rw_wr_(const pl_rwdef_t *d, pthread_rwlock_t *rw, int mode,
+                           uint64_t deadline)
 {
     pl_rwblk_t *b = pl_rw_blk(rw);
     int32_t me = pl_tid();
@@ -494,11 +540,11 @@ static inline int pl_rw_wr(pthread_rwlock_t *rw, int mode, uint64_t deadline)
     pl_rwrec_t *r = pl_rw_rec_get();
     bool ok = true;
     if (mode == 0)
-        pl_rw->wa(&b->lk, &r->ctx);
+        d->wa(&b->lk, &r->ctx);
     else if (mode == 1)
-        ok = pl_rw->wt(&b->lk, &r->ctx);
+        ok = d->wt(&b->lk, &r->ctx);
     else
-        ok = pl_rw->wu(&b->lk, &r->ctx, deadline);
+        ok = d->wu(&b->lk, &r->ctx, deadline);
     if (CLOF_UNLIKELY(!ok)) {
         pl_rw_rec_put(r);
         PL_RW_COUNT(*(mode == 1 ? &pl_rw_n_busy : &pl_rw_n_timeouts));
@@ -508,6 +554,82 @@ static inline int pl_rw_wr(pthread_rwlock_t *rw, int mode, uint64_t deadline)
     clof_atomic32_write_rlx(&b->wowner, (uint32_t)me);
     PL_RW_COUNT(pl_rw_n_wr);
     return 0;
+}
+
+/* Unlock: one of the thread's read holds, else the write hold (holder's tid
+ * == ours), else EPERM with nothing touched. */
+PL_RW_INLINE int pl_rw_unlock_(const pl_rwdef_t *d, pthread_rwlock_t *rw)
+{
+    pl_rwblk_t *b = clof_atomicptr_read_acq(pl_rw_slot(rw));
+    if (CLOF_UNLIKELY(b == NULL))
+        return EPERM;
+    /* the thread's read holds first: a thread never holds both (rdlock by
+     * the writer is EDEADLK, wrlock by a reader does not return), and a
+     * read unlock then does not read the block's line */
+    pl_rwrec_t **pp = &pl_rwt.held;
+    for (pl_rwrec_t *r = *pp; r != NULL; pp = &r->next, r = *pp) {
+        if (r->blk == b) {
+            *pp = r->next;
+            d->rr(&b->lk, &r->ctx);
+            pl_rw_rec_put(r);
+            return 0;
+        }
+    }
+    if (clof_atomic32_read_rlx(&b->wowner) == (uint32_t)pl_tid()) {
+        pl_rwrec_t *r = b->wrec;
+        b->wrec = NULL;
+        clof_atomic32_write_rlx(&b->wowner, 0);
+        d->wr(&b->lk, &r->ctx);
+        pl_rw_rec_put(r);
+        return 0;
+    }
+    return EPERM; /* not held by this thread */
+}
+
+/* The lock table: the type-erased operations, and per lock the blocking
+ * entries with its operations inlined (what the exported functions call
+ * through pl_rw_on, one indirect call). */
+#define PL_RW_DEF0_(id, nm)                                                    \
+    {nm, sizeof(clof_##id##_t), pl_rw_init_##id, pl_rw_sp_##id, pl_rw_ra_##id,  \
+     pl_rw_rt_##id, pl_rw_ru_##id, pl_rw_rr_##id, pl_rw_wa_##id, pl_rw_wt_##id,   \
+     pl_rw_wu_##id, pl_rw_wr_##id, NULL, NULL, NULL}
+#define PL_RW_GEN_(id, nm)                                                     \
+    static const pl_rwdef_t pl_rw_def0_##id = PL_RW_DEF0_(id, nm);            \
+    static int pl_rw_rdlock_##id(pthread_rwlock_t *rw)                         \
+    {                                                                          \
+        return pl_rw_rd_(&pl_rw_def0_##id, rw, 0, 0);                          \
+    }                                                                          \
+    static int pl_rw_wrlock_##id(pthread_rwlock_t *rw)                         \
+    {                                                                          \
+        return pl_rw_wr_(&pl_rw_def0_##id, rw, 0, 0);                          \
+    }                                                                          \
+    static int pl_rw_unlock_##id(pthread_rwlock_t *rw)                         \
+    {                                                                          \
+        return pl_rw_unlock_(&pl_rw_def0_##id, rw);                            \
+    }
+CLOF_RW_LOCKS(PL_RW_GEN_)
+#define PL_RW_DEF_(id, nm)                                                     \
+    {nm, sizeof(clof_##id##_t), pl_rw_init_##id, pl_rw_sp_##id, pl_rw_ra_##id,  \
+     pl_rw_rt_##id, pl_rw_ru_##id, pl_rw_rr_##id, pl_rw_wa_##id, pl_rw_wt_##id,   \
+     pl_rw_wu_##id, pl_rw_wr_##id, pl_rw_rdlock_##id, pl_rw_wrlock_##id,         \
+     pl_rw_unlock_##id},
+static const pl_rwdef_t pl_rwdefs[] = {CLOF_RW_LOCKS(PL_RW_DEF_)};
+static size_t pl_rw_ndefs(void)
+{
+    return sizeof pl_rwdefs / sizeof pl_rwdefs[0];
+}
+static const pl_rwdef_t *pl_rw_def(size_t i)
+{
+    return &pl_rwdefs[i];
+}
+
+static inline int pl_rw_rd(pthread_rwlock_t *rw, int mode, uint64_t deadline)
+{
+    return pl_rw_rd_(pl_rw, rw, mode, deadline);
+}
+static inline int pl_rw_wr(pthread_rwlock_t *rw, int mode, uint64_t deadline)
+{
+    return pl_rw_wr_(pl_rw, rw, mode, deadline);
 }
 
 PL_EXPORT int pl_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockattr_t *a)
@@ -541,11 +663,18 @@ PL_EXPORT int pl_rwlock_destroy(pthread_rwlock_t *rw)
     return 0;
 }
 
-static int pl_rw_op_rdlock(pthread_rwlock_t *rw)
+static __attribute__((noinline)) int pl_rwlock_rdlock_slow(pthread_rwlock_t *rw)
 {
-    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
+    if (!pl_rw_ready() || pl_rw_is_glibcs(rw))
         return pl_rwreal.rdlock ? pl_rwreal.rdlock(rw) : 0;
-    return pl_rw_rd(rw, 0, 0);
+    return pl_rw->rdlock(rw);
+}
+static inline int pl_rw_op_rdlock(pthread_rwlock_t *rw)
+{
+    const pl_rwdef_t *d = __atomic_load_n(&pl_rw_on, __ATOMIC_ACQUIRE);
+    if (CLOF_LIKELY(d != NULL && !pl_rw_is_glibcs(rw)))
+        return d->rdlock(rw);
+    return pl_rwlock_rdlock_slow(rw);
 }
 
 static int pl_rw_op_tryrdlock(pthread_rwlock_t *rw)
@@ -555,11 +684,18 @@ static int pl_rw_op_tryrdlock(pthread_rwlock_t *rw)
     return pl_rw_rd(rw, 1, 0);
 }
 
-static int pl_rw_op_wrlock(pthread_rwlock_t *rw)
+static __attribute__((noinline)) int pl_rwlock_wrlock_slow(pthread_rwlock_t *rw)
 {
-    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
+    if (!pl_rw_ready() || pl_rw_is_glibcs(rw))
         return pl_rwreal.wrlock ? pl_rwreal.wrlock(rw) : 0;
-    return pl_rw_wr(rw, 0, 0);
+    return pl_rw->wrlock(rw);
+}
+static inline int pl_rw_op_wrlock(pthread_rwlock_t *rw)
+{
+    const pl_rwdef_t *d = __atomic_load_n(&pl_rw_on, __ATOMIC_ACQUIRE);
+    if (CLOF_LIKELY(d != NULL && !pl_rw_is_glibcs(rw)))
+        return d->wrlock(rw);
+    return pl_rwlock_wrlock_slow(rw);
 }
 
 static int pl_rw_op_trywrlock(pthread_rwlock_t *rw)
@@ -676,31 +812,18 @@ PL_EXPORT int pl_rwlock_timedwrlock(pthread_rwlock_t *rw, const struct timespec 
     return pl_rw_op_timedwrlock(rw, abs);
 }
 
+static __attribute__((noinline)) int pl_rwlock_unlock_slow(pthread_rwlock_t *rw)
+{
+    if (!pl_rw_ready() || pl_rw_is_glibcs(rw))
+        return pl_rwreal.unlock ? pl_rwreal.unlock(rw) : 0;
+    return pl_rw->unlock(rw);
+}
 PL_EXPORT int pl_rwlock_unlock(pthread_rwlock_t *rw)
 {
-    if (CLOF_UNLIKELY(!pl_rw_ready() || pl_rw_is_glibcs(rw)))
-        return pl_rwreal.unlock ? pl_rwreal.unlock(rw) : 0;
-    pl_rwblk_t *b = clof_atomicptr_read_acq(pl_rw_slot(rw));
-    if (CLOF_UNLIKELY(b == NULL))
-        return EPERM;
-    if (clof_atomic32_read_rlx(&b->wowner) == (uint32_t)pl_tid()) {
-        pl_rwrec_t *r = b->wrec;
-        b->wrec = NULL;
-        clof_atomic32_write_rlx(&b->wowner, 0);
-        pl_rw->wr(&b->lk, &r->ctx);
-        pl_rw_rec_put(r);
-        return 0;
-    }
-    pl_rwrec_t **pp = &pl_rw_held;
-    for (pl_rwrec_t *r = *pp; r != NULL; pp = &r->next, r = *pp) {
-        if (r->blk == b) {
-            *pp = r->next;
-            pl_rw->rr(&b->lk, &r->ctx);
-            pl_rw_rec_put(r);
-            return 0;
-        }
-    }
-    return EPERM; /* not held by this thread */
+    const pl_rwdef_t *d = __atomic_load_n(&pl_rw_on, __ATOMIC_ACQUIRE);
+    if (CLOF_LIKELY(d != NULL && !pl_rw_is_glibcs(rw)))
+        return d->unlock(rw);
+    return pl_rwlock_unlock_slow(rw);
 }
 
 #if defined(PL_GLIBC_BASE)
@@ -782,7 +905,7 @@ PL_EXPORT int clof_preload_rwlock_held(const pthread_rwlock_t *rw)
         return 0;
     if (clof_atomic32_read_rlx(&b->wowner) != 0)
         return 1;
-    for (pl_rwrec_t *r = pl_rw_held; r != NULL; r = r->next)
+    for (pl_rwrec_t *r = pl_rwt.held; r != NULL; r = r->next)
         if (r->blk == b)
             return 1;
     /* read holds of other threads: the lock's own state is not uniform
