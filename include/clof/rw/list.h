@@ -13,7 +13,8 @@
  * CLOF_RW_LOCKS(X) lists X(id, "name") for every one; each id has the
  * interface of rw.h (clof_<id>_t, _ctx_t, _init(l, pref), read_/write_
  * acquire, tryacquire, acquire_until, release).
- * Writers: mcs (flat queue), the cohort lock c-bo-mcs (numa/cohort.h), HMCS
+ * Writers: tas (test-and-set: not FIFO, so a descheduled writer's successor
+ * holds nobody up), mcs (flat queue), the cohort lock c-bo-mcs (numa/cohort.h), HMCS
  * (numa/hmcs.h, as deep as the machine) and a three-level CLoF composition
  * clof:mcs-mcs-tkt (MCS per cache group, MCS per node, ticket at the system
  * level: compose.h).  Any other clof lock is one line of CLOF_RW_COHORT.
