@@ -82,7 +82,7 @@ static inline __attribute__((always_inline)) uint32_t pl_rw_slot_of(uint32_t lev
 
 /* CLOF_RWLOCK unset or empty: glibc's rwlocks.  The best of clof's (the
  * cohort RW locks over c-bo-mcs and HMCS) meet glibc contended at T=4..16
- * on the 2-vCPU machine of docs/rwlocks.md but not yet at T=2 (0.74-0.81x,
+ * on the 2-vCPU machine of docs/rwlocks.md but not yet at T=2 (0.70-0.81x,
  * 90% reads), and none has been measured on a NUMA machine yet: replacing
  * programs' rwlocks is asked for by name until one is shown to win. */
 #ifndef PL_DEFAULT_RWLOCK
