@@ -75,6 +75,7 @@ typedef struct {
     const char *simulate; /* --simulate PROFILE */
     const char *levels;   /* --levels KIND,...: the locks' hierarchy */
     uint64_t sim_ops;     /* --sim-ops N: stop a simulated run after N */
+    int sim_wait;         /* --sim-wait: SIM_WAIT_AUTO/SPIN/POLICY (sim.h) */
 } params_t;
 
 /* ---- shared state ---------------------------------------------------------- */
@@ -802,6 +803,11 @@ static void print_human(const params_t *p, const result_t *r)
             int k = (int)bench_prof.topo.level[l].kind;
             printf(" %s %.2f", kinds[k], (double)bsim.st.transfers[k] / ops);
         }
+        if (bsim.st.ctx_switches)
+            printf("; per CS: cpu switches %.3f, parks %.3f, preemptions %.4f",
+                   (double)bsim.st.ctx_switches / ops,
+                   (double)bsim.st.parks / ops,
+                   (double)bsim.st.preemptions / ops);
         printf("]");
     }
 #endif
@@ -860,6 +866,16 @@ static void print_sim_json(FILE *f, const params_t *p, const result_t *r)
             (unsigned long long)bsim.st.switches,
             (unsigned long long)bsim.st.wakeups);
     bench_json_num(f, bsim.wall_s);
+    fprintf(f, ",\"wait_model\":\"%s\",\"cpu_switches\":%llu,"
+               "\"preemptions\":%llu,\"yields\":%llu,\"parks\":%llu,"
+               "\"park_wakes\":%llu,\"migrations\":%llu",
+            p->sim_wait == 1 ? "spin" : p->sim_wait == 2 ? "policy" : "auto",
+            (unsigned long long)bsim.st.ctx_switches,
+            (unsigned long long)bsim.st.preemptions,
+            (unsigned long long)bsim.st.yields,
+            (unsigned long long)bsim.st.parks,
+            (unsigned long long)bsim.st.park_wakes,
+            (unsigned long long)bsim.st.migrations);
     fputs("}", f);
 }
 #endif
@@ -1004,6 +1020,9 @@ static void usage(FILE *f)
         "                    (default then 0.01)\n"
         "  --sim-ops N       simulated: stop after N acquisitions in all\n"
         "                    (default 20000) or at --duration, whichever first\n"
+        "  --sim-wait M      simulated waits: auto (the waiting policy's spin,\n"
+        "                    yield and park when threads share cpus, else spin),\n"
+        "                    spin (waiters keep their cpu), policy (always)\n"
         "exit status: 0 ok, 1 failed run or check, 2 bad usage\n",
         f);
 }
@@ -1179,7 +1198,7 @@ int main(int argc, char **argv)
         O_LIST = 256, O_LOCK, O_THREADS, O_DURATION, O_CS, O_NONCS,
         O_NONCS_FIXED, O_PIN, O_JSON, O_SEED, O_REPEAT, O_SAMPLE, O_LABEL,
         O_EMULATE, O_TOPOLOGY, O_SIMULATE, O_PLACEMENT, O_HELP, O_LEVELS,
-        O_SIM_OPS
+        O_SIM_OPS, O_SIM_WAIT
     };
     static const struct option opts[] = {
         {"list", no_argument, 0, O_LIST},
@@ -1201,11 +1220,13 @@ int main(int argc, char **argv)
         {"placement", required_argument, 0, O_PLACEMENT},
         {"levels", required_argument, 0, O_LEVELS},
         {"sim-ops", required_argument, 0, O_SIM_OPS},
+        {"sim-wait", required_argument, 0, O_SIM_WAIT},
         {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0},
     };
     bool list = false;
     bool duration_given = false;
+    bool sim_wait_given = false;
     opterr = 0;
     int o;
     while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -1258,6 +1279,15 @@ int main(int argc, char **argv)
         case O_SIM_OPS:
             p.sim_ops = (uint64_t)parse_int(optarg, "--sim-ops", 1, 1LL << 40);
             break;
+        case O_SIM_WAIT:
+            p.sim_wait = !strcmp(optarg, "auto")     ? 0
+                         : !strcmp(optarg, "spin")   ? 1
+                         : !strcmp(optarg, "policy") ? 2
+                                                     : -1;
+            if (p.sim_wait < 0)
+                die_usage("bad --sim-wait (expected auto, spin or policy)", optarg);
+            sim_wait_given = true;
+            break;
         case O_HELP: usage(stdout); return 0;
         case '?':
         default:
@@ -1280,8 +1310,8 @@ int main(int argc, char **argv)
         die_usage("--simulate excludes --emulate and --topology (a profile "
                   "names its machine's hierarchy)",
                   NULL);
-    if (p.sim_ops && !p.simulate)
-        die_usage("--sim-ops needs --simulate", NULL);
+    if ((p.sim_ops || sim_wait_given) && !p.simulate)
+        die_usage("--sim-ops and --sim-wait need --simulate", NULL);
 #ifdef CLOF_BENCH_SIM
     if (!p.simulate)
         die_usage("clof-bench-sim runs simulated machines only: give "
@@ -1306,13 +1336,15 @@ int main(int argc, char **argv)
             fprintf(stderr, "clof-bench: --simulate: %s\n", terr.msg);
             return 2;
         }
-        if ((uint32_t)p.threads > bench_prof.topo.npresent) {
+        if (p.threads > SIM_MAX_THREADS) {
             fprintf(stderr,
-                    "clof-bench: --threads %d: the simulated machine '%s' has "
-                    "%u cpus (one thread per cpu)\n",
-                    p.threads, bench_prof.name, bench_prof.topo.npresent);
+                    "clof-bench: --threads %d: at most %d simulated threads "
+                    "(the %u cpus of '%s' are time-shared beyond %u)\n",
+                    p.threads, SIM_MAX_THREADS, bench_prof.topo.npresent,
+                    bench_prof.name, bench_prof.topo.npresent);
             return 2;
         }
+        sim_set_wait_model(p.sim_wait);
     }
 #else
     (void)duration_given;

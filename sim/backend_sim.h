@@ -20,9 +20,10 @@
  * (`cost rmw`).  Outside a simulated thread (lock init, result checks) the
  * accesses are plain and free.
  *
- * Waiting: CLOF_BE_HAS_AWAIT hands every wait of wait.h to
- * sim_await_change (sleep until another cpu writes the line), so a spinning
- * waiter costs the misses a real spin would take, and nothing more.  Backoff
+ * Waiting: CLOF_BE_HAS_AWAIT hands every wait of wait.h to sim_await
+ * (sleep until another cpu writes the line), so a spinning waiter costs the
+ * misses a real spin would take, and nothing more; when threads share cpus
+ * it models wait.h's spin budget, yields and futex parks (sim.c).  Backoff
  * delays (clof_wait_delay) and pauses advance the clock; a yield costs a
  * pause.  clof_be_now_ns is virtual time (deadlines of timed acquisition).
  */
@@ -57,12 +58,15 @@ typedef void *clof_vptr_t;
         (void)mo;                                                              \
         sim_access(p, SIM_WRITE);                                              \
         __atomic_store_n(p, v, __ATOMIC_RELAXED);                              \
+        sim_written();                                                         \
     }                                                                          \
     static inline T clof_be_xchg_##sfx(T *p, T v, int mo)                      \
     {                                                                          \
         (void)mo;                                                              \
         sim_access(p, SIM_RMW);                                                \
-        return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);                    \
+        T old = __atomic_exchange_n(p, v, __ATOMIC_RELAXED);                   \
+        sim_written();                                                         \
+        return old;                                                            \
     }                                                                          \
     static inline T clof_be_cmpxchg_##sfx(T *p, T e, T d, int mo)              \
     {                                                                          \
@@ -70,6 +74,7 @@ typedef void *clof_vptr_t;
         sim_access(p, SIM_RMW); /* the line is taken exclusive either way */   \
         __atomic_compare_exchange_n(p, &e, d, 0, __ATOMIC_RELAXED,             \
                                     __ATOMIC_RELAXED);                         \
+        sim_written();                                                         \
         return e;                                                              \
     }
 
@@ -82,7 +87,9 @@ SIM_BE_DEFINE_(ptr, clof_vptr_t)
     {                                                                          \
         (void)mo;                                                              \
         sim_access(p, SIM_RMW);                                                \
-        return __atomic_fetch_##op(p, v, __ATOMIC_RELAXED);                    \
+        T old = __atomic_fetch_##op(p, v, __ATOMIC_RELAXED);                   \
+        sim_written();                                                         \
+        return old;                                                            \
     }
 #define SIM_BE_RMWS_(sfx, T)                                                   \
     SIM_BE_RMW_(sfx, T, add)                                                   \
@@ -123,24 +130,43 @@ static inline uint64_t clof_be_now_ns(void)
     return (uint64_t)sim_now_ns();
 }
 
-/* cr.h (concurrency restriction): every simulated thread has a simulated
- * cpu of its own (the simulator does not time-share cpus), so the active
- * set is never what limits a simulated run; not the host's cpu count. */
-#define CLOF_CR_CPUS() ((uint32_t)SIM_MAX_CPUS)
+/* cr.h (concurrency restriction): the active set is sized by the cpus of
+ * the run (the simulated process's cpu set), as natively by the affinity. */
+#define CLOF_CR_CPUS() sim_ncpus()
 
+/* Awaits: the simulator sleeps on the line (a spin costs its misses); on
+ * time-shared cpus it follows the waiting policy of wait.h with wait.h's
+ * own parameters -- macros, so that they expand inside wait.h, where
+ * CLOF_WAIT_SPINS and the others are defined (CLOF_WAIT_SPIN: spin only). */
+#if defined(CLOF_WAIT_SPIN)
+#define SIM_BE_SPIN_ONLY_ true
+#else
+#define SIM_BE_SPIN_ONLY_ false
+#endif
+#define SIM_BE_WAIT_PARAMS_                                                    \
+    (&(const sim_wait_params_t){CLOF_WAIT_SPINS, CLOF_WAIT_SPINS_MIN,          \
+                                CLOF_WAIT_YIELDS, CLOF_WAIT_YIELDS_WOKEN,      \
+                                SIM_BE_SPIN_ONLY_})
 #define CLOF_BE_HAS_AWAIT 1
-static inline void clof_be_await_change_u32(const uint32_t *p, uint32_t seen)
-{
-    sim_await_change(p, 4, seen);
-}
-static inline void clof_be_await_change_u64(const uint64_t *p, uint64_t seen)
-{
-    sim_await_change(p, 8, seen);
-}
-static inline void clof_be_await_change_ptr(void *const *p, void *seen)
-{
-    sim_await_change(p, (int)sizeof(void *), (uint64_t)(uintptr_t)seen);
-}
+#define clof_be_await_change_u32(p, seen)                                      \
+    sim_await((p), 4, (uint64_t)(seen), SIM_BE_WAIT_PARAMS_)
+#define clof_be_await_change_u64(p, seen)                                      \
+    sim_await((p), 8, (uint64_t)(seen), SIM_BE_WAIT_PARAMS_)
+#define clof_be_await_change_ptr(p, seen)                                      \
+    sim_await((p), (int)sizeof(void *), (uint64_t)(uintptr_t)(seen),          \
+              SIM_BE_WAIT_PARAMS_)
+/* await_eq: the value is the key of a park (wait.h parks keyed by it, and a
+ * write wakes only the waiters of the value it writes) */
+#define CLOF_BE_HAS_AWAIT_FOR 1
+#define clof_be_await_for_u32(p, seen, want)                                   \
+    sim_await_for((p), 4, (uint64_t)(seen), (uint64_t)(want),                 \
+                  SIM_BE_WAIT_PARAMS_)
+#define clof_be_await_for_u64(p, seen, want)                                   \
+    sim_await_for((p), 8, (uint64_t)(seen), (uint64_t)(want),                 \
+                  SIM_BE_WAIT_PARAMS_)
+#define clof_be_await_for_ptr(p, seen, want)                                   \
+    sim_await_for((p), (int)sizeof(void *), (uint64_t)(uintptr_t)(seen),      \
+                  (uint64_t)(uintptr_t)(want), SIM_BE_WAIT_PARAMS_)
 static inline void clof_be_wake(const void *p)
 {
     (void)p; /* a write wakes the sleepers of its line by itself */

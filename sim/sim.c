@@ -197,7 +197,7 @@ static int parse_profile(sim_profile_t *p, FILE *f, char *err, size_t errlen)
         if (strcmp(w[0], "cost") == 0) {
             double v;
             if (nw != 3)
-                PERR("expected 'cost hit|rmw|fence|pause|memory NS'");
+                PERR("expected 'cost hit|rmw|fence|pause|memory|switch|wake NS'");
             if (!num_in(w[2], 0, 1e6, &v))
                 PERR("expected a cost in ns (0..1e6) after 'cost %s', got '%s'",
                      w[1], w[2]);
@@ -211,9 +211,13 @@ static int parse_profile(sim_profile_t *p, FILE *f, char *err, size_t errlen)
                 p->pause_ns = v;
             else if (strcmp(w[1], "memory") == 0)
                 p->memory_ns = v;
+            else if (strcmp(w[1], "switch") == 0)
+                p->switch_ns = v;
+            else if (strcmp(w[1], "wake") == 0)
+                p->wake_ns = v;
             else
-                PERR("unknown cost '%s': expected hit, rmw, fence, pause or "
-                     "memory",
+                PERR("unknown cost '%s': expected hit, rmw, fence, pause, "
+                     "memory, switch or wake",
                      w[1]);
             continue;
         }
@@ -258,6 +262,15 @@ static int parse_profile(sim_profile_t *p, FILE *f, char *err, size_t errlen)
             nspeeds++;
             continue;
         }
+        if (strcmp(w[0], "slice") == 0) {
+            double v;
+            if (nw != 2 || !num_in(w[1], 1000, 1e9, &v))
+                PERR("expected 'slice NS' with a time slice in ns "
+                     "(1000..1e9), got '%s'",
+                     nw >= 2 ? w[1] : "");
+            p->slice_ns = v;
+            continue;
+        }
         if (strcmp(w[0], "jitter") == 0) {
             double v;
             if (nw != 2 || !num_in(w[1], 0, 0.9, &v))
@@ -266,7 +279,7 @@ static int parse_profile(sim_profile_t *p, FILE *f, char *err, size_t errlen)
             continue;
         }
         PERR("unknown statement '%s': expected name, description, source, "
-             "hierarchy, cost, level, speed or jitter",
+             "hierarchy, cost, level, speed, slice or jitter",
              w[0]);
     }
     if (!magic) {
@@ -344,6 +357,9 @@ static void profile_defaults(sim_profile_t *p)
     p->pause_ns = 5.0;
     p->memory_ns = 100.0;
     p->jitter = 0.0;
+    p->switch_ns = SIM_DEFAULT_SWITCH_NS;
+    p->wake_ns = SIM_DEFAULT_WAKE_NS;
+    p->slice_ns = SIM_DEFAULT_SLICE_NS;
     for (int k = 0; k < SIM_NKINDS; k++)
         p->level_ns[k] = -1;
 }
@@ -443,19 +459,51 @@ int sim_profile_parse(sim_profile_t *p, const char *path, const char *text,
 
 /* ====================================================================== state */
 
-enum { T_RUNNABLE, T_BLOCKED, T_DONE };
+enum {
+    T_RUNNABLE, /* on its cpu, in the heap (key = clock) */
+    T_BLOCKED,  /* on its cpu, waiting for a write of a line (a spin); in
+                   the heap only with a deadline (key = the deadline) */
+    T_PARKED,   /* off its cpu, waiting for a write of a line (futex park) */
+    T_QUEUED,   /* ready, waiting for its cpu (time-sharing) */
+    T_DONE
+};
 
 typedef struct sthr {
     clof_fiber_t *f;
     double clock;
+    double key; /* heap order: the clock, or a blocked thread's deadline */
     double inv_speed;
+    double ready_at; /* queued: when it became ready */
     uint32_t cpu;
     int id;
     int state;
+    int hpos;  /* position in the heap, -1 */
     int wnext; /* next waiter on the same line, -1 */
+    int qnext; /* next thread in its cpu's run queue, -1 */
+    bool woken; /* the last wait ended by a write (not a deadline) */
+    /* the waiting policy (time-sharing runs): the current wait, its spin
+     * time and yields left, and the adaptive spin budget (wait.h) */
+    bool w_live, w_halved;
+    bool w_keyed; /* parked until the word holds w_want (else: changes) */
+    int w_size;
+    const void *w_addr;
+    uint64_t w_seen, w_want;
+    double w_spin_left;
+    uint32_t w_yields, w_parked;
+    uint32_t spins;
     sim_fn fn;
     void *arg;
 } sthr_t;
+
+/* A simulated cpu of a time-sharing run. */
+typedef struct {
+    int cur;            /* the thread on it, -1: idle */
+    int qhead, qtail;   /* its run queue (FIFO), -1 */
+    int nq;
+    bool used;          /* in the run's cpu set (a thread was placed on it) */
+    double idle_since;  /* idle: when it went idle */
+    double slice_end;   /* the current thread's time slice ends */
+} scpu_t;
 
 typedef struct {
     uintptr_t tag; /* line index + 1; 0: empty slot */
@@ -468,6 +516,7 @@ typedef struct {
 static struct {
     const sim_profile_t *p;
     uint32_t ncpus;
+    uint32_t nused; /* distinct cpus of the run */
     sthr_t *thr;
     int n;
     sthr_t *cur;
@@ -478,44 +527,91 @@ static struct {
     uint64_t rng;
     double last_now;
     sim_stats_t st;
+    scpu_t *cpu;    /* [ncpus] */
+    bool timeshare; /* cpus are time-shared (run queues, slices) */
+    dline_t *pend_line; /* a write to it may wake parked threads */
+    double pend_at;
+    bool policy;    /* waits follow the waiting policy (spin, yield, park) */
 } S;
+
+static int g_wait_model = SIM_WAIT_AUTO; /* sim_set_wait_model */
+bool sim_pending_; /* S.pend_line is set: sim_written checks it */
 
 static inline bool before(const sthr_t *a, const sthr_t *b)
 {
-    return a->clock < b->clock || (a->clock == b->clock && a->id < b->id);
+    return a->key < b->key || (a->key == b->key && a->id < b->id);
 }
 
-static void heap_push(int id)
+static inline void heap_set_(int i, int id)
 {
-    int i = S.nheap++;
+    S.heap[i] = id;
+    S.thr[id].hpos = i;
+}
+
+static void heap_up_(int i, int id)
+{
     while (i > 0) {
         int par = (i - 1) / 2;
         if (!before(&S.thr[id], &S.thr[S.heap[par]]))
             break;
-        S.heap[i] = S.heap[par];
+        heap_set_(i, S.heap[par]);
         i = par;
     }
-    S.heap[i] = id;
+    heap_set_(i, id);
 }
 
-static int heap_pop(void)
+static void heap_down_(int i, int id)
 {
-    int top = S.heap[0];
-    int last = S.heap[--S.nheap];
-    int i = 0;
     for (;;) {
         int c = 2 * i + 1;
         if (c >= S.nheap)
             break;
         if (c + 1 < S.nheap && before(&S.thr[S.heap[c + 1]], &S.thr[S.heap[c]]))
             c++;
-        if (!before(&S.thr[S.heap[c]], &S.thr[last]))
+        if (!before(&S.thr[S.heap[c]], &S.thr[id]))
             break;
-        S.heap[i] = S.heap[c];
+        heap_set_(i, S.heap[c]);
         i = c;
     }
-    S.heap[i] = last;
+    heap_set_(i, id);
+}
+
+/* Insert thread id with heap key `key`. */
+static void heap_push_key(int id, double key)
+{
+    S.thr[id].key = key;
+    heap_up_(S.nheap++, id);
+}
+
+static void heap_push(int id)
+{
+    heap_push_key(id, S.thr[id].clock);
+}
+
+static void heap_remove(int id)
+{
+    int i = S.thr[id].hpos;
+    S.thr[id].hpos = -1;
+    int last = S.heap[--S.nheap];
+    if (last == id)
+        return;
+    heap_up_(i, last);
+    heap_down_(S.thr[last].hpos, last);
+}
+
+static int heap_pop(void)
+{
+    int top = S.heap[0];
+    heap_remove(top);
     return top;
+}
+
+/* Move thread id (in the heap or not) to key `key`. */
+static void heap_rekey(int id, double key)
+{
+    if (S.thr[id].hpos >= 0)
+        heap_remove(id);
+    heap_push_key(id, key);
 }
 
 /* ---- the directory ---- */
@@ -584,6 +680,17 @@ static inline bool has(const dline_t *d, uint32_t c)
     return d->sh[c >> 6] >> (c & 63) & 1;
 }
 
+/* Take thread t off the waiter list of line d (a wait that timed out). */
+static void line_unlink(dline_t *d, sthr_t *t)
+{
+    for (int *pp = &d->waiters; *pp >= 0; pp = &S.thr[*pp].wnext)
+        if (*pp == t->id) {
+            *pp = t->wnext;
+            break;
+        }
+    t->wnext = -1;
+}
+
 /* ---- scheduling ---- */
 
 /* uniform in [0, 1) from the seeded generator (xorshift64*) */
@@ -608,6 +715,7 @@ static inline double jitter(double ns)
 static inline void sync_turn(void)
 {
     sthr_t *t = S.cur;
+    t->key = t->clock;
     if (S.nheap && before(&S.thr[S.heap[0]], t)) {
         t->state = T_RUNNABLE;
         S.st.switches++;
@@ -615,20 +723,189 @@ static inline void sync_turn(void)
     }
 }
 
+/* ---- time-sharing: run queues, slices, switches ---- */
+
+static inline double dmax(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+/* Give cpu c to thread n from time `at` on (a switch). */
+static void cpu_give(scpu_t *c, sthr_t *n, double at)
+{
+    c->cur = n->id;
+    n->clock = dmax(n->clock, at) + S.p->switch_ns;
+    c->slice_end = n->clock + S.p->slice_ns;
+    n->state = T_RUNNABLE;
+    heap_push(n->id);
+    S.st.ctx_switches++;
+}
+
+/* The thread on cpu c leaves it at time `at`: the next queued one runs. */
+static void cpu_next(scpu_t *c, double at)
+{
+    if (c->nq == 0) {
+        c->cur = -1;
+        c->idle_since = at;
+        return;
+    }
+    sthr_t *n = &S.thr[c->qhead];
+    c->qhead = n->qnext;
+    if (c->qhead < 0)
+        c->qtail = -1;
+    c->nq--;
+    n->qnext = -1;
+    cpu_give(c, n, dmax(at, n->ready_at));
+}
+
+/* The spinning thread on c must stop at its slice's end now that others
+ * wait for c. */
+static void cpu_bound_spin(scpu_t *c)
+{
+    if (c->cur < 0)
+        return;
+    sthr_t *h = &S.thr[c->cur];
+    if (h->state != T_BLOCKED)
+        return; /* a running thread checks its slice at its next access */
+    double dl = dmax(c->slice_end, h->clock);
+    if (h->hpos < 0 || dl < h->key)
+        heap_rekey(h->id, dl);
+}
+
+static void cpu_enqueue(scpu_t *c, sthr_t *t, double at)
+{
+    t->state = T_QUEUED;
+    t->ready_at = at;
+    t->qnext = -1;
+    if (c->qtail >= 0)
+        S.thr[c->qtail].qnext = t->id;
+    else
+        c->qhead = t->id;
+    c->qtail = t->id;
+    c->nq++;
+    cpu_bound_spin(c);
+}
+
+/* Wake-up placement: t's own cpu when it is idle, else the nearest idle cpu
+ * of the run's set within t's NUMA node (Linux's select_idle_sibling looks
+ * for an idle cpu near the waker; no periodic load balancing), else queue
+ * on its own cpu. */
+static void cpu_make_ready(sthr_t *t, double at)
+{
+    scpu_t *c = &S.cpu[t->cpu];
+    if (c->cur >= 0 || c->nq) {
+        const uint32_t n = S.ncpus;
+        int best = -1;
+        double bestns = 1e300;
+        for (uint32_t o = 0; o < n; o++) {
+            scpu_t *oc = &S.cpu[o];
+            if (!oc->used || oc->cur >= 0 || oc->nq)
+                continue;
+            size_t i = (size_t)t->cpu * n + o;
+            if (S.p->pair_kind[i] > CLOF_LEVEL_NUMA)
+                continue;
+            if (S.p->pair_ns[i] < bestns) {
+                bestns = S.p->pair_ns[i];
+                best = (int)o;
+            }
+        }
+        if (best >= 0) {
+            t->cpu = (uint32_t)best;
+            c = &S.cpu[best];
+            S.st.migrations++;
+        }
+    }
+    if (c->cur < 0 && c->nq == 0)
+        cpu_give(c, t, dmax(at, c->idle_since));
+    else
+        cpu_enqueue(c, t, at);
+}
+
+/* The calling thread goes to the tail of its cpu's run queue (a preemption
+ * at the end of its slice, or a yield with others ready) and resumes when
+ * the cpu comes back to it. */
+static void cpu_requeue(sthr_t *t)
+{
+    scpu_t *c = &S.cpu[t->cpu];
+    cpu_enqueue(c, t, t->clock);
+    cpu_next(c, t->clock);
+    S.st.switches++;
+    clof_fiber_yield();
+}
+
+/* Preempt the calling thread if its slice is over and others wait. */
+static inline void slice_check(sthr_t *t)
+{
+    if (!S.timeshare)
+        return;
+    scpu_t *c = &S.cpu[t->cpu];
+    if (c->nq && t->clock >= c->slice_end) {
+        S.st.preemptions++;
+        cpu_requeue(t);
+    }
+}
+
+static inline uint64_t load_word(const void *ptr, int size)
+{
+    return size == 8 ? __atomic_load_n((const uint64_t *)ptr, __ATOMIC_RELAXED)
+                     : __atomic_load_n((const uint32_t *)ptr, __ATOMIC_RELAXED);
+}
+
+/* A write of line d at time `at` (charged, not yet done): the spinning
+ * waiters wake (their copy was invalidated); the parked ones are checked by
+ * sim_written once the write is done (a futex waits for its word). */
 static void wake_line(dline_t *d, double at)
 {
     int w = d->waiters;
     d->waiters = -1;
+    int *keep = &d->waiters;
     while (w >= 0) {
         sthr_t *t = &S.thr[w];
         int next = t->wnext;
         t->wnext = -1;
-        if (t->clock < at)
-            t->clock = at;
-        t->state = T_RUNNABLE;
-        heap_push(w);
-        S.st.wakeups++;
+        if (t->state == T_PARKED) {
+            *keep = w;
+            keep = &t->wnext;
+            sim_pending_ = true;
+            S.pend_line = d;
+            S.pend_at = at;
+        } else {
+            t->woken = true;
+            S.st.wakeups++;
+            if (t->clock < at)
+                t->clock = at;
+            t->state = T_RUNNABLE;
+            heap_rekey(w, t->clock);
+        }
         w = next;
+    }
+}
+
+void sim_pending_wake_(void)
+{
+    sim_pending_ = false;
+    dline_t *d = S.pend_line;
+    S.pend_line = NULL;
+    if (!d)
+        return;
+    for (int *pp = &d->waiters; *pp >= 0;) {
+        sthr_t *t = &S.thr[*pp];
+        uint64_t v = load_word(t->w_addr, t->w_size);
+        if (t->state != T_PARKED ||
+            (t->w_keyed ? v != t->w_want : v == t->w_seen)) {
+            pp = &t->wnext;
+            continue;
+        }
+        *pp = t->wnext;
+        t->wnext = -1;
+        t->woken = true;
+        S.st.wakeups++;
+        /* a futex wake: the writer pays the system call, the parked thread
+         * needs a cpu */
+        if (S.cur)
+            S.cur->clock += S.p->wake_ns * S.cur->inv_speed;
+        S.st.park_wakes++;
+        cpu_make_ready(t, S.pend_at);
     }
 }
 
@@ -642,12 +919,23 @@ double sim_now_ns(void)
     return S.cur ? S.cur->clock : S.last_now;
 }
 
+uint32_t sim_ncpus(void)
+{
+    return S.cur ? S.nused : SIM_MAX_CPUS;
+}
+
+void sim_set_wait_model(int model)
+{
+    g_wait_model = model;
+}
+
 void sim_access(const void *addr, int kind)
 {
     sthr_t *t = S.cur;
     if (!t)
         return;
     sync_turn();
+    slice_check(t);
     const sim_profile_t *p = S.p;
     const uint32_t n = S.ncpus;
     const uint32_t c = t->cpu;
@@ -724,16 +1012,122 @@ void sim_access(const void *addr, int kind)
         wake_line(d, done);
 }
 
-void sim_await_change(const void *ptr, int size, uint64_t seen)
+/* One waiting step under the waiting policy on a time-shared machine (the
+ * caller re-reads the word after it and calls again while it is unchanged):
+ *   spin   the thread keeps its cpu, asleep on the line until a write or
+ *          the end of its spin time (the adaptive budget x `cost pause`,
+ *          wait.h's clof_wait_spins_) or of its slice when others wait for
+ *          the cpu (then it is preempted, and spins on when it is back);
+ *   yield  wp->yields times: to the tail of the cpu's run queue when others
+ *          wait for it, else a `pause`;
+ *   park   off the cpu until a write of the line; the writer pays `wake`,
+ *          the thread then needs a cpu (cpu_make_ready), and its next wait
+ *          steps yield wp->yields_woken times before parking again.
+ * Successive calls with the same word and value are one wait (its spin time
+ * and yields carry over).  wp NULL or spin_only: spin only (a spinning
+ * waiter burns its slice). */
+static void await_policy(sthr_t *t, const void *ptr, int size, uint64_t seen,
+                         const sim_wait_params_t *wp)
+{
+    const sim_profile_t *p = S.p;
+    bool spin_only = !S.policy || !wp || wp->spin_only;
+    if (!t->spins && wp)
+        t->spins = wp->spins; /* the budget's start, wait.h */
+    if (!(t->w_live && t->w_addr == ptr && t->w_seen == seen)) {
+        t->w_live = true;
+        t->w_addr = ptr;
+        t->w_seen = seen;
+        t->w_spin_left = spin_only ? INFINITY : t->spins * p->pause_ns * t->inv_speed;
+        t->w_yields = spin_only ? 0 : wp->yields;
+        t->w_parked = 0;
+        t->w_halved = false;
+    }
+    dline_t *d = dir_get((uintptr_t)ptr / SIM_LINE);
+    scpu_t *c = &S.cpu[t->cpu];
+    if (t->w_spin_left > 0) {
+        double start = t->clock;
+        double dl = start + t->w_spin_left;
+        if (c->nq && c->slice_end < dl)
+            dl = dmax(c->slice_end, start);
+        t->wnext = d->waiters;
+        d->waiters = t->id;
+        t->state = T_BLOCKED;
+        t->woken = false;
+        if (dl < INFINITY)
+            heap_push_key(t->id, dl);
+        S.st.switches++;
+        clof_fiber_yield();
+        if (t->state == T_BLOCKED) { /* a deadline, not a write */
+            line_unlink(d, t);
+            t->clock = dmax(t->clock, t->key);
+            t->state = T_RUNNABLE;
+        }
+        t->w_spin_left -= t->clock - start;
+        if (t->woken) {
+            if (!t->w_parked && !t->w_halved && wp && t->spins < wp->spins)
+                t->spins *= 2; /* the wait ended spinning: wait.h's clof_wait_end */
+            return;
+        }
+        c = &S.cpu[t->cpu];
+        if (c->nq && t->clock >= c->slice_end) {
+            S.st.preemptions++;
+            cpu_requeue(t);
+            return;
+        }
+        if (t->w_spin_left > 0 || spin_only)
+            return;
+    }
+    if (!t->w_halved) { /* had to yield or park: wait.h halves the budget */
+        t->w_halved = true;
+        if (t->spins > wp->spins_min)
+            t->spins /= 2;
+    }
+    if (t->w_yields > 0) {
+        t->w_yields--;
+        S.st.yields++;
+        if (c->nq)
+            cpu_requeue(t);
+        else
+            t->clock += p->pause_ns * t->inv_speed;
+        return;
+    }
+    /* park */
+    sync_turn();
+    if (load_word(ptr, size) != seen)
+        return;
+    t->wnext = d->waiters;
+    d->waiters = t->id;
+    t->state = T_PARKED;
+    t->woken = false;
+    S.st.parks++;
+    cpu_next(&S.cpu[t->cpu], t->clock);
+    S.st.switches++;
+    clof_fiber_yield();
+    /* woken by a write and given a cpu (cpu_make_ready) */
+    t->w_parked++;
+    t->w_spin_left = t->spins * p->pause_ns * t->inv_speed;
+    t->w_yields = wp->yields_woken;
+}
+
+static void await_(const void *ptr, int size, uint64_t seen, bool keyed,
+                   uint64_t want, const sim_wait_params_t *wp)
 {
     sthr_t *t = S.cur;
     if (!t)
         return;
     sync_turn(); /* now no write can happen before our time */
-    uint64_t v = size == 8 ? __atomic_load_n((const uint64_t *)ptr, __ATOMIC_RELAXED)
-                           : __atomic_load_n((const uint32_t *)ptr, __ATOMIC_RELAXED);
-    if (v != seen)
+    slice_check(t);
+    if (load_word(ptr, size) != seen) {
+        t->w_live = false;
         return;
+    }
+    if (S.timeshare) {
+        t->w_keyed = keyed;
+        t->w_want = want;
+        t->w_size = size;
+        await_policy(t, ptr, size, seen, wp);
+        return;
+    }
     dline_t *d = dir_get((uintptr_t)ptr / SIM_LINE);
     t->wnext = d->waiters;
     d->waiters = t->id;
@@ -742,11 +1136,41 @@ void sim_await_change(const void *ptr, int size, uint64_t seen)
     clof_fiber_yield();
 }
 
+void sim_await(const void *ptr, int size, uint64_t seen,
+               const sim_wait_params_t *wp)
+{
+    await_(ptr, size, seen, false, 0, wp);
+}
+
+void sim_await_for(const void *ptr, int size, uint64_t seen, uint64_t want,
+                   const sim_wait_params_t *wp)
+{
+    await_(ptr, size, seen, true, want, wp);
+}
+
+void sim_await_change(const void *ptr, int size, uint64_t seen)
+{
+    await_(ptr, size, seen, false, 0, NULL);
+}
+
 void sim_work_ns(double ns)
 {
     sthr_t *t = S.cur;
-    if (t && ns > 0)
-        t->clock += ns * t->inv_speed;
+    if (!t || ns <= 0)
+        return;
+    double w = ns * t->inv_speed;
+    /* on a shared cpu, the slice may end within the work */
+    while (S.timeshare && S.cpu[t->cpu].nq &&
+           t->clock + w > S.cpu[t->cpu].slice_end) {
+        double part = S.cpu[t->cpu].slice_end - t->clock;
+        if (part > 0) {
+            t->clock += part;
+            w -= part;
+        }
+        sync_turn();
+        slice_check(t);
+    }
+    t->clock += w;
 }
 
 void sim_fence(void)
@@ -776,35 +1200,48 @@ int sim_run(const sim_profile_t *p, int nthreads, const uint32_t *cpus,
             sim_fn fn, void *const *args, uint64_t seed, char *err,
             size_t errlen)
 {
-    if (nthreads < 1 || nthreads > SIM_MAX_THREADS ||
-        (uint32_t)nthreads > p->topo.npresent) {
+    if (nthreads < 1 || nthreads > SIM_MAX_THREADS) {
         snprintf(err, errlen,
-                 "%d threads: the simulated machine '%s' has %u cpus (one "
-                 "thread per cpu)",
-                 nthreads, p->name, p->topo.npresent);
+                 "%d threads: a simulation runs 1 to %d threads (on the %u "
+                 "cpus of '%s', time-shared when more)",
+                 nthreads, SIM_MAX_THREADS, p->topo.npresent, p->name);
         return -1;
     }
-    static uint8_t used[SIM_MAX_CPUS];
+    static uint16_t used[SIM_MAX_CPUS];
     memset(used, 0, sizeof used);
+    bool shared = false;
+    uint32_t nused = 0;
     for (int i = 0; i < nthreads; i++) {
-        if (cpus[i] >= p->topo.ncpus || !p->topo.present[cpus[i]] ||
-            used[cpus[i]]) {
-            snprintf(err, errlen, "thread %d: cpu %u is not a free cpu of '%s'",
+        if (cpus[i] >= p->topo.ncpus || !p->topo.present[cpus[i]]) {
+            snprintf(err, errlen, "thread %d: cpu %u is not a cpu of '%s'",
                      i, cpus[i], p->name);
             return -1;
         }
-        used[cpus[i]] = 1;
+        shared |= used[cpus[i]] != 0;
+        nused += used[cpus[i]] == 0;
+        used[cpus[i]]++;
     }
     memset(&S, 0, sizeof S);
+    sim_pending_ = false;
     S.p = p;
     S.ncpus = p->topo.ncpus;
+    S.nused = nused;
     S.n = nthreads;
+    /* time-sharing when threads share a cpu, or waits park by request */
+    S.policy = g_wait_model == SIM_WAIT_POLICY ||
+               (g_wait_model == SIM_WAIT_AUTO && shared);
+    S.timeshare = shared || S.policy;
     S.rng = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
     if (!S.rng)
         S.rng = 1;
     S.thr = calloc((size_t)nthreads, sizeof *S.thr);
     S.heap = malloc(sizeof(int) * (size_t)nthreads);
+    S.cpu = calloc(S.ncpus, sizeof *S.cpu);
     dir_init(1u << 12);
+    for (uint32_t c = 0; c < S.ncpus; c++) {
+        S.cpu[c].cur = S.cpu[c].qhead = S.cpu[c].qtail = -1;
+        S.cpu[c].used = used[c] != 0;
+    }
     int rc = 0;
     for (int i = 0; i < nthreads; i++) {
         sthr_t *t = &S.thr[i];
@@ -814,6 +1251,8 @@ int sim_run(const sim_profile_t *p, int nthreads, const uint32_t *cpus,
         t->fn = fn;
         t->arg = args[i];
         t->wnext = -1;
+        t->qnext = -1;
+        t->hpos = -1;
         /* a seeded start offset in [0, SIM_START_SPREAD_NS * nthreads): the
          * threads first arrive in a random order, not in cpu order (a FIFO
          * lock keeps its first order for long; cpu order would hand it
@@ -825,7 +1264,18 @@ int sim_run(const sim_profile_t *p, int nthreads, const uint32_t *cpus,
             rc = -1;
             goto out;
         }
-        heap_push(i);
+        scpu_t *c = &S.cpu[t->cpu];
+        if (!S.timeshare) {
+            t->state = T_RUNNABLE;
+            heap_push(i);
+        } else if (c->cur < 0) { /* the first thread of a cpu runs on it */
+            c->cur = i;
+            c->slice_end = t->clock + p->slice_ns;
+            t->state = T_RUNNABLE;
+            heap_push(i);
+        } else {
+            cpu_enqueue(c, t, t->clock);
+        }
     }
     int32_t saved_vcpu = clof_topo_get_vcpu();
     int done = 0;
@@ -836,16 +1286,19 @@ int sim_run(const sim_profile_t *p, int nthreads, const uint32_t *cpus,
         clof_fiber_run(t->f);
         S.last_now = t->clock > S.last_now ? t->clock : S.last_now;
         S.cur = NULL;
-        if (t->state == T_DONE)
+        if (t->state == T_DONE) {
             done++;
-        else if (t->state == T_RUNNABLE)
+            if (S.timeshare)
+                cpu_next(&S.cpu[t->cpu], t->clock);
+        } else if (t->state == T_RUNNABLE) {
             heap_push(t->id);
+        }
     }
     clof_topo_set_vcpu(saved_vcpu);
     if (done < nthreads) {
         int w = -1;
         for (int i = 0; i < nthreads; i++)
-            if (S.thr[i].state == T_BLOCKED) {
+            if (S.thr[i].state == T_BLOCKED || S.thr[i].state == T_PARKED) {
                 w = i;
                 break;
             }
@@ -864,8 +1317,10 @@ out:
     free(S.thr);
     free(S.heap);
     free(S.dir);
+    free(S.cpu);
     S.thr = NULL;
     S.heap = NULL;
     S.dir = NULL;
+    S.cpu = NULL;
     return rc;
 }

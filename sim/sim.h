@@ -51,6 +51,12 @@ extern "C" {
 #define SIM_MAX_THREADS 1024
 #define SIM_LINE 64         /* bytes per cache line */
 #define SIM_NKINDS 5        /* core cache numa package system */
+/* Defaults of the time-sharing statements (assumptions, docs/simulation.md):
+ * a context switch about 2 us, a futex wake system call 1 us to the waker,
+ * a 3 ms slice (Linux's EEVDF base slice on 8 or more cpus). */
+#define SIM_DEFAULT_SWITCH_NS 2000.0
+#define SIM_DEFAULT_WAKE_NS 1000.0
+#define SIM_DEFAULT_SLICE_NS 3e6
 
 /* ---- profiles ------------------------------------------------------------ */
 
@@ -61,6 +67,10 @@ typedef struct sim_profile {
     char description[256]; /* the `description` line */
     char source[256];      /* the `source` line: where the costs come from */
     double hit_ns, rmw_ns, fence_ns, pause_ns, memory_ns, jitter;
+    /* time-sharing (more threads than cpus): the cost of a switch between
+     * two threads on a cpu (`cost switch`), of a futex wake to the waker
+     * (`cost wake`), and the time slice (`slice`) */
+    double switch_ns, wake_ns, slice_ns;
     double level_ns[SIM_NKINDS]; /* by clof_level_kind_t; <0: not given */
     double speed[SIM_MAX_CPUS];  /* local-work speed per cpu (1 = nominal) */
     clof_topology_t topo;        /* the machine's full hierarchy */
@@ -99,15 +109,39 @@ typedef struct sim_stats {
     uint64_t memory_fills;             /* misses served by memory */
     uint64_t switches;                 /* fiber switches (simulator cost) */
     uint64_t wakeups;                  /* awaits woken by a write */
+    /* time-sharing runs (0 otherwise) */
+    uint64_t ctx_switches;             /* a cpu passed from one thread to
+                                          another (each costs `switch`) */
+    uint64_t preemptions;              /* ... at the end of a slice */
+    uint64_t yields;                   /* yields of the waiting policy */
+    uint64_t parks;                    /* futex parks of the waiting policy */
+    uint64_t park_wakes;               /* parked threads woken (`wake`) */
+    uint64_t migrations;               /* woken onto another, idle cpu */
 } sim_stats_t;
 
 /* Run fn(args[i]) for i < nthreads as simulated threads on cpus[i] of the
- * profile's machine, all starting at virtual time 0.  Returns 0 when every
- * thread returned; -1 with err filled on a deadlock (every live thread
- * awaits a line that nobody can write) or a bad argument. */
+ * profile's machine, all starting at virtual time 0.  Several threads may
+ * share a cpu: they then time-share it (a run queue per cpu, the profile's
+ * slice and switch cost; docs/simulation.md "Time-sharing").  Returns 0
+ * when every thread returned; -1 with err filled on a deadlock (every live
+ * thread awaits a line that nobody can write) or a bad argument. */
 int sim_run(const sim_profile_t *p, int nthreads, const uint32_t *cpus,
             sim_fn fn, void *const *args, uint64_t seed, char *err,
             size_t errlen);
+
+/* How waits behave (set before sim_run):
+ *   SIM_WAIT_AUTO    the waiting policy (spin, yield, park) when threads
+ *                    share cpus, else spin only (the papers' machines; the
+ *                    model of every run before time-sharing existed);
+ *   SIM_WAIT_SPIN    spin only: a waiter keeps its cpu until a write or the
+ *                    end of its slice;
+ *   SIM_WAIT_POLICY  the waiting policy, even with a cpu per thread. */
+enum { SIM_WAIT_AUTO = 0, SIM_WAIT_SPIN = 1, SIM_WAIT_POLICY = 2 };
+void sim_set_wait_model(int model);
+
+/* The cpus of the current run (its cpu set), SIM_MAX_CPUS outside a run:
+ * what a simulated process may run on (cr.h sizes its active set by it). */
+uint32_t sim_ncpus(void);
 
 /* The statistics so far (inside or after a run). */
 void sim_stats_get(sim_stats_t *s);
@@ -121,10 +155,36 @@ enum { SIM_READ = 0, SIM_WRITE = 1, SIM_RMW = 2 };
  * addr, in virtual-time order (may switch to another simulated thread
  * first).  Outside a simulation: a no-op. */
 void sim_access(const void *addr, int kind);
-/* Block until the word at p (size 4 or 8 bytes) may differ from seen:
- * returns at once when it differs, else sleeps until another cpu writes
- * its line. */
+/* The waiting policy's parameters (wait.h: CLOF_WAIT_SPINS, ..._MIN,
+ * CLOF_WAIT_YIELDS, CLOF_WAIT_YIELDS_WOKEN; spin_only: CLOF_WAIT_SPIN). */
+typedef struct sim_wait_params {
+    uint32_t spins, spins_min, yields, yields_woken;
+    bool spin_only;
+} sim_wait_params_t;
+/* One waiting step on the word at p (size 4 or 8 bytes), last seen holding
+ * `seen`: returns at once when it differs; else, with a cpu per thread,
+ * sleeps until another cpu writes its line; on time-shared cpus, follows
+ * the waiting policy wp (spin, yield, park: sim.c await_policy) and may
+ * return before a change (the caller re-reads).  sim_await_change: wp
+ * NULL, spin only. */
+void sim_await(const void *p, int size, uint64_t seen,
+               const sim_wait_params_t *wp);
 void sim_await_change(const void *p, int size, uint64_t seen);
+/* The same for a wait until the word holds `want`: a parked waiter (off
+ * its cpu) is woken only by a write of `want` to its word (keyed parking,
+ * wait.h); a spinning one by any write of the line. */
+void sim_await_for(const void *p, int size, uint64_t seen, uint64_t want,
+                   const sim_wait_params_t *wp);
+/* After the write of every shim store or RMW (backend_sim.h): wakes the
+ * parked waiters whose word it wrote (a park waits for its word, not its
+ * line: a futex). */
+extern bool sim_pending_;
+void sim_pending_wake_(void);
+static inline void sim_written(void)
+{
+    if (__builtin_expect(sim_pending_, 0))
+        sim_pending_wake_();
+}
 /* Local work of ns nanoseconds at nominal speed (scaled by the cpu's
  * speed).  fence: the profile's fence cost; pause: pause_ns * n. */
 void sim_work_ns(double ns);

@@ -296,8 +296,23 @@ def make_report(d, out=None, quiet=False):
                        "discussion; medians of the runs on a shared machine: differences of a "
                        "few percent are noise):"))
         blocks.append(("table", ["lock vs HMCS"] + ["t=%d" % t for t in th], vs))
-    names = ", ".join("`%s` at %s" % x for x in zip(rk.get("picked", "").split("-"), hi["levels"])) \
-        if rk.get("picked") else ""
+    pk = rk.get("picked") or ""
+    names = ", ".join("`%s` at %s" % x for x in zip(
+        (pk[3:] if pk.startswith("cr:") else pk).split("-"), hi["levels"])) if pk else ""
+    if pk.startswith("cr:"):
+        names += ", under concurrency restriction (cr:, docs/cr.md)"
+    over = rk.get("oversub")
+    if over:
+        blocks.append(("h", 3, "Oversubscription"))
+        items = ["measured at %d threads on %d cpus too; best there `%s` (%.3f Mops/s); a "
+                 "candidate below %.2fx that collapses and is not picked while another holds: %s"
+                 % (over["threads"], over["cpus"], over["best_lock"], over["best"] / 1e6,
+                    over["threshold"], ", ".join("`%s`" % c for c in over["collapsed"]) or "none")]
+        for p_, tag in (("hc", "HC-best"), ("lc", "LC-best")):
+            pol = over.get("policies", {}).get(p_)
+            if pol and pol.get("note"):
+                items.append("%s: %s" % (tag, pol["note"]))
+        blocks.append(("ul", items))
     blocks.append(("p", "Names list the basic locks from the lowest level up (%s): %s. "
                    "The artifacts hold the **%s-best** lock `%s`%s."
                    % (",".join(hi["levels"]), "tkt = ticket, mcs, clh, hem = Hemlock "

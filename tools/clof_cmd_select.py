@@ -25,8 +25,19 @@
    in a seeded random order), each one clof-bench process
    (or the LevelDB driver under the preload library); progress and ETA on
    stderr; every result appended to DIR/results.jsonl as it comes.
+   Oversubscription (issue 19): the runs also cover one thread count above
+   the cpus the runs may use, --oversub (default 2 x those cpus: the
+   process's cpu affinity natively, the profile's cpus when simulated),
+   added to the thread counts unless already there.  Concurrency
+   restriction: the `cr:` variant of every candidate that clof-bench has
+   (cr:tkt-mcs, ...) is a candidate too.
 5. The ranking (clof_rank.py): HC-best, LC-best and worst, the weights
-   printed; DIR/ranking.json and DIR/ranking.txt.
+   printed; DIR/ranking.json and DIR/ranking.txt.  The ranking's weights
+   cover the --threads counts (an added oversubscribed count does not
+   weigh in); then no lock that collapses at the oversubscribed count
+   (below 0.5x the best lock there, clof_rank.oversub_guard) is picked
+   while another candidate holds, and the output says when it replaced one
+   (or that every candidate collapses).
 6. The artifacts: DIR/clof_best.h and DIR/libclof-best.so for the --pick
    policy's lock (LC by default, as the paper's section 5.3 uses), and the
    report (clof report DIR) unless --no-report.
@@ -75,6 +86,9 @@ def add_arguments(p):
     p.add_argument("--threads", metavar="LIST",
                    help="contention levels (thread counts), e.g. 1,2,4,8 "
                         "(default: powers of two up to the hierarchy's cpus)")
+    p.add_argument("--oversub", metavar="N|none",
+                   help="thread count above the cpus measured too (default: 2 x the cpus the "
+                        "runs may use; 'none': no oversubscribed count)")
     p.add_argument("--duration", type=float, default=0.25, metavar="S",
                    help="seconds per run (default 0.25)")
     p.add_argument("--runs", type=int, default=3, metavar="R",
@@ -138,6 +152,26 @@ def parse_threads(text):
         if n not in out:
             out.append(n)
     return sorted(out)
+
+
+def oversub_threads(text, cpus, threads):
+    """(t_over, added): the oversubscribed thread count -- --oversub N
+    (above cpus), 'none' (0), default 2 x cpus -- and whether it has to be
+    added to the thread counts (it is not one of them already)"""
+    if text is not None and text.strip() == "none":
+        return 0, False
+    if text is None:
+        t = 2 * max(cpus, 1)
+    else:
+        try:
+            t = int(text)
+        except ValueError:
+            die("--oversub: expected a thread count or 'none', got '%s'" % text)
+        if t <= cpus:
+            die("--oversub: %d threads is not above the %d cpus the runs may use" % (t, cpus))
+    if t > 4096:
+        die("--oversub: at most 4096 threads (clof-bench), got %d" % t)
+    return t, t not in threads
 
 
 def default_threads(ncpus):
@@ -349,6 +383,8 @@ def preload_name(lock):
     """the CLOF_LOCK name of a clof-bench lock name"""
     if lock == "pthread":
         return "glibc"
+    if lock.startswith("cr:"):
+        return "cr:" + preload_name(lock[3:])
     if "-" in lock and all(p in best.ABBR_TO_LOCK for p in lock.split("-")):
         return "clof:" + lock
     return lock
@@ -435,6 +471,10 @@ def main(args, ctx):
 
     threads = parse_threads(args.threads) if args.threads else \
         default_threads(h["ncpus"] or os.cpu_count() or 1)
+    # the oversubscribed count: above the cpus the runs may use
+    run_cpus = h["ncpus"] if args.simulate else len(os.sched_getaffinity(0))
+    t_over, added_over = oversub_threads(args.oversub, run_cpus, threads)
+    run_threads = threads + ([t_over] if added_over else [])
     if args.weights:
         try:
             user_w = clof_rank.base_weights(threads, clof_rank.parse_weights(args.weights))
@@ -443,6 +483,8 @@ def main(args, ctx):
 
     cands = compositions(abbrs, m)
     missing = [c for c in cands if c not in known]
+    # concurrency restriction over the candidates clof-bench has it for
+    cr_cands = [c for c in ["cr:" + x for x in cands] if c in known]
     if missing:
         die("clof-bench has no %s (%d of the %d compositions of %s over %d levels are missing); "
             "it has compositions of the basic locks tkt mcs clh hem over 2..%d levels "
@@ -503,8 +545,9 @@ def main(args, ctx):
 
     if not args.simulate and args.workload == "bench":
         preflight(ctx, topo_flags)
-    locks = cands + baselines
-    total = len(locks) * len(threads) * args.runs
+    cands_all = cands + cr_cands
+    locks = cands_all + baselines
+    total = len(locks) * len(run_threads) * args.runs
     params = {
         "command": "clof select " + " ".join(map(shlex.quote, sys.argv[2:])),
         "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S"),
@@ -514,8 +557,9 @@ def main(args, ctx):
                       "levels": levels, "levels_available": [l["kind"] for l in h["levels"]],
                       "levels_dropped": dropped, "note": note},
         "basic_locks": [best.ABBR_TO_LOCK[a] for a in abbrs], "abbreviations": abbrs,
-        "compositions": len(cands), "baselines": baselines,
+        "compositions": len(cands), "baselines": baselines, "cr_candidates": cr_cands,
         "threads": threads, "duration_s": args.duration, "runs": args.runs,
+        "oversub": {"threads": t_over, "cpus": run_cpus, "added": added_over},
         "workload": args.workload, "cs_lines": args.cs_lines, "non_cs_ns": args.non_cs,
         "placement": args.placement if h.get("emulated") or args.simulate else None,
         "seed": args.seed,
@@ -530,10 +574,13 @@ def main(args, ctx):
     if dropped:
         say("levels %s left out (compositions have at most %d levels); use --levels to choose"
             % (",".join(dropped), MAX_COMPOSITION_LEVELS))
-    say("%d compositions of %s over %s (%s %s) + %d baselines, threads %s, %d runs of %gs: "
-        "%d runs -> %s" % (len(cands), ",".join(abbrs), ",".join(levels), h["source"], h["origin"],
-                          len(baselines),
-                          ",".join(map(str, threads)), args.runs, args.duration, total, out))
+    say("%d compositions of %s over %s (%s %s) + %d cr: + %d baselines, threads %s%s, %d runs "
+        "of %gs: %d runs -> %s"
+        % (len(cands), ",".join(abbrs), ",".join(levels), h["source"], h["origin"],
+           len(cr_cands), len(baselines), ",".join(map(str, threads)),
+           (" + %d (oversubscribed: %d cpus)" % (t_over, run_cpus)) if added_over else
+           ("; oversubscribed: %d (%d cpus)" % (t_over, run_cpus)) if t_over else "",
+           args.runs, args.duration, total, out))
 
     rng = random.Random(args.seed)
     prog = Progress(total, args.quiet)
@@ -542,7 +589,7 @@ def main(args, ctx):
     res_path = os.path.join(out, "results.jsonl")
     with open(res_path, "w") as rf:
         for r in range(args.runs):
-            for t in threads:
+            for t in run_threads:
                 order = list(locks)
                 rng.shuffle(order)
                 for lk in order:
@@ -570,10 +617,16 @@ def main(args, ctx):
 
     # ranking
     table = clof_rank.aggregate([x for x in records if "failed" not in x])
-    rk = clof_rank.rank(table, threads, cands, user_weights=user_w, normalize=args.normalize,
-                        extra=baselines)
+    rk = clof_rank.rank(table, threads, cands_all, user_weights=user_w,
+                        normalize=args.normalize, extra=baselines)
+    over = clof_rank.oversub_guard(rk, table, t_over, run_cpus, cands_all, baselines)
+    if over:
+        for p_ in clof_rank.POLICIES:
+            note_ = over["policies"].get(p_, {}).get("note")
+            if note_:
+                sys.stderr.write("clof select: %s-best: %s\n" % (p_.upper(), note_))
     rk["table"] = {lk: {str(t): v for t, v in byt.items()} for lk, byt in table.items()}
-    rk["candidates"] = cands
+    rk["candidates"] = cands_all
     rk["baselines"] = baselines
     rk["pick"] = args.pick
     picked = rk[args.pick + "_best"]
@@ -713,6 +766,17 @@ def ranking_text(rk, params):
     lines.append("(%d compositions ranked; all in ranking.json)" % len(rk["order"]["hc"]))
     if rk["incomplete"]:
         lines.append("not ranked (a run failed): " + " ".join(rk["incomplete"]))
+    over = rk.get("oversub")
+    if over:
+        lines.append("")
+        lines.append("oversubscribed: %d threads on %d cpus; best there %s (%.3f Mops/s); "
+                     "collapsing (< %.2fx it): %s"
+                     % (over["threads"], over["cpus"], over["best_lock"], over["best"] / 1e6,
+                        over["threshold"], " ".join(over["collapsed"]) or "none"))
+        for p, tag in (("hc", "HC-best"), ("lc", "LC-best")):
+            pol = over["policies"].get(p)
+            if pol and pol.get("note"):
+                lines.append("%s: %s" % (tag, pol["note"]))
     lines.append("")
     lines.append("HC-best: %s   LC-best: %s   worst: %s" % (rk["hc_best"], rk["lc_best"], rk["worst"]))
     return "\n".join(lines) + "\n"

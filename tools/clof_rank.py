@@ -167,3 +167,54 @@ def weights_text(rk):
     lines.append("averaged: " + ("throughput / best candidate's throughput at the same thread count"
                                  if rk["normalize"] == "best" else "raw throughput (ops/s)"))
     return lines
+
+
+COLLAPSE = 0.5  # below this fraction of the best lock at the oversubscribed count
+
+
+def oversub_guard(rk, table, t_over, cpus, candidates, others=()):
+    """The selection never picks a lock that collapses when threads outnumber
+    cpus (issue 19): at t_over threads (> cpus), a candidate whose median
+    throughput is below COLLAPSE x the best lock's there (candidates and
+    `others`, the baselines, alike) collapses.  For each policy the best
+    candidate that does not collapse becomes {hc,lc}_best; when every one
+    collapses the ranking's own pick stays and the record says so.  Adds
+    rk["oversub"] = {threads, cpus, best, best_lock, ratio {lock: x},
+    collapsed [..], policies {hc: {ranked, picked, note}, lc: ...}} and
+    returns it (None when nothing was measured at t_over)."""
+    if not t_over:
+        return None
+    at = {lk: byt.get(t_over) for lk, byt in table.items()}
+    at = {lk: v for lk, v in at.items() if v is not None and
+          (lk in candidates or lk in others)}
+    if not at:
+        return None
+    best_lock = max(sorted(at), key=lambda lk: at[lk])
+    best = at[best_lock]
+    ratio = {lk: (v / best if best > 0 else 0.0) for lk, v in at.items()}
+    collapsed = sorted(lk for lk in candidates if ratio.get(lk, 0.0) < COLLAPSE)
+    out = {"threads": t_over, "cpus": cpus, "best": best, "best_lock": best_lock,
+           "threshold": COLLAPSE, "ratio": ratio, "collapsed": collapsed, "policies": {}}
+    for p in POLICIES:
+        ranked = rk.get(p + "_best")
+        if ranked is None:
+            continue
+        fine = [lk for lk in rk["order"][p] if lk not in collapsed]
+        if ranked not in collapsed:
+            note = None
+            picked = ranked
+        elif fine:
+            picked = fine[0]
+            note = ("%s collapses at %d threads on %d cpus (%.2fx the best there, %s): "
+                    "%s picked instead (%.2fx)" % (ranked, t_over, cpus, ratio.get(ranked, 0.0),
+                                                   best_lock, picked, ratio[picked]))
+        else:
+            picked = ranked
+            note = ("every candidate collapses at %d threads on %d cpus (below %.2fx the best "
+                    "there, %s): %s kept, it collapses too (%.2fx)"
+                    % (t_over, cpus, COLLAPSE, best_lock, ranked, ratio.get(ranked, 0.0)))
+        rk[p + "_best"] = picked
+        out["policies"][p] = {"ranked": ranked, "picked": picked, "note": note}
+    rk["oversub"] = out
+    return out
+

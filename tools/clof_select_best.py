@@ -45,7 +45,8 @@ def header_text(name, levels, hierarchy, policy, info):
     """clof_best.h for composition `name` over `levels` (lowest first, system
     last) of the hierarchy file text `hierarchy`; info: dict with machine,
     origin, emulated, date, command (comment lines only)"""
-    locks = basic_locks_of(name)
+    cr = name.startswith("cr:")
+    locks = basic_locks_of(name[3:] if cr else name)
     if len(locks) != len(levels):
         raise ValueError("%s has %d levels, the hierarchy %d" % (name, len(locks), len(levels)))
     placement = ", ".join("%s at %s" % (lk, lv) for lk, lv in zip(locks, levels))
@@ -57,6 +58,10 @@ def header_text(name, levels, hierarchy, policy, info):
         " * The lock clof select picked as %s-best on %s:" % (policy.upper(), info.get("machine", "?")),
         " *   %s = %s" % (name, placement),
         " * a CLoF composition (CLoF paper section 4, include/clof/compose.h) over",
+    ] + ([
+        " * under concurrency restriction (cr:, include/clof/cr.h: the threads",
+        " * beyond the cpus wait parked, outside the composition)",
+    ] if cr else []) + [
         " * the hierarchy %s%s (hierarchy.topo next to this file)."
         % (info.get("origin", "?"), " -- EMULATED: the selection ran on virtual cpus"
            if emulated else ""),
@@ -85,6 +90,7 @@ def header_text(name, levels, hierarchy, policy, info):
         "#define CLOF_BEST_H",
         "",
         "#include <clof/compose.h>",
+    ] + (["#include <clof/cr.h>"] if cr else []) + [
         "",
         "#include <stdlib.h>",
         "",
@@ -97,11 +103,26 @@ def header_text(name, levels, hierarchy, policy, info):
         c_string(hierarchy).replace("\n", " \\\n"),
         "",
         "/* the composition: basic locks from the lowest level up, as its name */",
+    ] + ([
+        "CLOF_COMPOSE(best_inner_, %s)" % ", ".join(locks),
+        "/* concurrency restriction over it (cr.h) */",
+        "CLOF_CR_LOCK(best_impl_, best_inner_)",
+        "#define CLOF_BEST_TREE_(l) ((l)->base.tree)",
+        "#define CLOF_BEST_BUILD_ clof_best_inner__build_",
+        "#define CLOF_BEST_FREE_TREE_ clof_best_inner__free_tree_",
+        "#define CLOF_BEST_DESTROY_(l) clof_best_inner__destroy(&(l)->base)",
+        "#define CLOF_BEST_INITIALIZER CLOF_CR_INITIALIZER(CLOF_COMPOSED_INITIALIZER)",
+    ] if cr else [
         "CLOF_COMPOSE(best_impl_, %s)" % ", ".join(locks),
+        "#define CLOF_BEST_TREE_(l) ((l)->tree)",
+        "#define CLOF_BEST_BUILD_ clof_best_impl__build_",
+        "#define CLOF_BEST_FREE_TREE_ clof_best_impl__free_tree_",
+        "#define CLOF_BEST_DESTROY_(l) clof_best_impl__destroy(l)",
+        "#define CLOF_BEST_INITIALIZER CLOF_COMPOSED_INITIALIZER",
+    ]) + [
         "",
         "typedef clof_best_impl__t clof_best_t;",
         "typedef clof_best_impl__ctx_t clof_best_ctx_t;",
-        "#define CLOF_BEST_INITIALIZER CLOF_COMPOSED_INITIALIZER",
         "",
         "/* the embedded hierarchy, parsed at first use (then never freed) */",
         "static inline const clof_topology_t *clof_best_topology(void)",
@@ -132,10 +153,10 @@ def header_text(name, levels, hierarchy, policy, info):
         "CLOF_SLOW void clof_best_build_(clof_best_t *l)",
         "{",
         "    clof_compose_tree_t *tr = (clof_compose_tree_t *)calloc(1, sizeof *tr);",
-        "    if (!tr || clof_best_impl__build_(tr, clof_best_topology(), NULL) != 0)",
+        "    if (!tr || CLOF_BEST_BUILD_(tr, clof_best_topology(), NULL) != 0)",
         "        abort(); /* out of memory at first use */",
-        "    if (clof_atomicptr_cmpxchg(&l->tree, (clof_compose_tree_t *)NULL, tr))",
-        "        clof_best_impl__free_tree_(tr); /* another thread was first */",
+        "    if (clof_atomicptr_cmpxchg(&CLOF_BEST_TREE_(l), (clof_compose_tree_t *)NULL, tr))",
+        "        CLOF_BEST_FREE_TREE_(tr); /* another thread was first */",
         "}",
         "",
         "static inline void clof_best_init(clof_best_t *l)",
@@ -145,12 +166,12 @@ def header_text(name, levels, hierarchy, policy, info):
         "",
         "static inline void clof_best_destroy(clof_best_t *l)",
         "{",
-        "    clof_best_impl__destroy(l);",
+        "    CLOF_BEST_DESTROY_(l);",
         "}",
         "",
         "CLOF_INLINE void clof_best_ready_(clof_best_t *l)",
         "{",
-        "    if (CLOF_UNLIKELY(clof_atomicptr_read_acq(&l->tree) == NULL))",
+        "    if (CLOF_UNLIKELY(clof_atomicptr_read_acq(&CLOF_BEST_TREE_(l)) == NULL))",
         "        clof_best_build_(l);",
         "}",
         "",

@@ -43,7 +43,9 @@
  *
  * Backends (atomic.h, "The backend hook") may replace the whole policy by
  * defining CLOF_BE_HAS_AWAIT with clof_be_await_change_{u32,u64,ptr}
- * (block until *p != seen) and clof_be_wake(p).
+ * (block until *p != seen) and clof_be_wake(p); with CLOF_BE_HAS_AWAIT_FOR
+ * also clof_be_await_for_{u32,u64,ptr}(p, seen, want) (the awaited value:
+ * keyed parking, as the spin-park policy's).
  */
 #ifndef CLOF_WAIT_H
 #define CLOF_WAIT_H
@@ -221,7 +223,29 @@ static inline void clof_wait_change_ptr(clof_wait_t *w, void *const *p,
 #define clof_nudge(p, v) ((void)(p), (void)(v))
 #endif
 
+#if defined(CLOF_BE_HAS_AWAIT_FOR)
+/* A backend that models keyed parking (the simulator) gets the value. */
+static inline void clof_wait_for_u32(clof_wait_t *w, const uint32_t *p,
+                                     uint32_t seen, uint32_t want)
+{
+    (void)w;
+    clof_be_await_for_u32(p, seen, want);
+}
+static inline void clof_wait_for_u64(clof_wait_t *w, const uint64_t *p,
+                                     uint64_t seen, uint64_t want)
+{
+    (void)w;
+    clof_be_await_for_u64(p, seen, want);
+}
+static inline void clof_wait_for_ptr(clof_wait_t *w, void *const *p,
+                                     void *seen, void *want)
+{
+    (void)w;
+    clof_be_await_for_ptr(p, seen, want);
+}
+#endif
 #if defined(CLOF_BE_HAS_AWAIT) || defined(CLOF_WAIT_SPIN)
+#if !defined(CLOF_BE_HAS_AWAIT_FOR)
 /* Without keyed parking, waiting for a value is waiting for any change. */
 static inline void clof_wait_for_u32(clof_wait_t *w, const uint32_t *p,
                                      uint32_t seen, uint32_t want)
@@ -241,6 +265,7 @@ static inline void clof_wait_for_ptr(clof_wait_t *w, void *const *p,
     (void)want;
     clof_wait_change_ptr(w, p, seen);
 }
+#endif
 
 /* One timed waiting step; false when the deadline has passed.  A backend
  * with its own awaits may time them (CLOF_BE_HAS_TIMED_AWAIT); otherwise a

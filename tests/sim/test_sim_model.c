@@ -13,12 +13,24 @@
  * number of charged accesses however long the waiter waits (awaits sleep
  * instead of spinning).  Then: a run is deterministic, and a waiting thread
  * whose line nobody writes is reported as a deadlock.
+ *
+ * Time-sharing (more threads than cpus): two threads taking turns on ONE
+ * cpu finish under the waiting policy (the waiter parks, the cpu switches
+ * to the other thread) and under pure spinning (the waiter burns its slice
+ * and is preempted); every increment then needs a cpu switch, and raising
+ * the profile's switch cost raises the virtual time by the switches counted
+ * times the difference.  An MCS lock with twice as many threads as cpus
+ * keeps mutual exclusion and finishes under both wait models.  The
+ * time-sharing statements of a profile parse, default, and reject bad
+ * values with file:line.
  */
+#define _GNU_SOURCE /* realpath */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <clof/await.h>
+#include <clof/lock/mcs.h>
 
 #include "sim.h"
 
@@ -42,6 +54,32 @@ static void stuck(void *arg)
 {
     (void)arg;
     clof_atomic32_await_eq_acq(&shared.counter, 12345);
+}
+
+/* An MCS lock and a counter it protects (two words: a torn update shows). */
+#define LOCK_ROUNDS 200
+static clof_mcs_t g_mcs;
+static struct {
+    clof_atomic32_t a, b;
+} __attribute__((aligned(64))) g_cs;
+static int g_cs_bad;
+
+static void lock_loop(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < LOCK_ROUNDS; i++) {
+        clof_mcs_ctx_t c;
+        clof_mcs_acquire(&g_mcs, &c);
+        uint32_t a = clof_atomic32_read_rlx(&g_cs.a);
+        sim_work_ns(50); /* a critical section long enough to be preempted in */
+        uint32_t b = clof_atomic32_read_rlx(&g_cs.b);
+        if (a != b)
+            g_cs_bad++;
+        clof_atomic32_write_rlx(&g_cs.a, a + 1);
+        clof_atomic32_write_rlx(&g_cs.b, b + 1);
+        clof_mcs_release(&g_mcs, &c);
+        sim_work_ns(200);
+    }
 }
 
 static int failures;
@@ -136,12 +174,150 @@ int main(int argc, char **argv)
         if (rc != 0)
             printf("stuck waiter reported: %s\n", err);
     }
-    /* a cpu used twice, more threads than cpus: refused */
+    /* a cpu the machine lacks: refused */
     {
-        uint32_t cpus[2] = {3, 3};
+        uint32_t cpus[2] = {3, 999};
         void *args[2] = {NULL, NULL};
-        CHECK(sim_run(&p, 2, cpus, stuck, args, 1, err, sizeof err) != 0,
-              "two threads on one cpu were accepted");
+        CHECK(sim_run(&p, 2, cpus, stuck, args, 1, err, sizeof err) != 0 &&
+                  strstr(err, "cpu 999"),
+              "a thread on a cpu the machine lacks was accepted (%s)", err);
+    }
+
+    /* ---- time-sharing ---- */
+    /* two threads taking turns on one cpu, waits under the policy (the
+     * waiter yields, or parks, to the other thread) and spinning (the waiter
+     * burns its slice): each increment needs the cpu to pass to the other */
+    static const int models[2] = {SIM_WAIT_AUTO, SIM_WAIT_SPIN};
+    static const char *const model_names[2] = {"policy (auto)", "spin"};
+    double slice_saved = p.slice_ns;
+    p.slice_ns = 20000; /* spinning waiters burn 20 us slices: keep it short */
+    for (int m = 0; m < 2; m++) {
+        sim_set_wait_model(models[m]);
+        sim_stats_t a, b;
+        double sw = p.switch_ns;
+        if (run_pair(&p, 0, 0, &a) != 0)
+            continue;
+        p.switch_ns = sw + 1000;
+        int rc = run_pair(&p, 0, 0, &b);
+        p.switch_ns = sw;
+        if (rc != 0)
+            continue;
+        printf("one cpu, two threads, %s: %.0f ns per increment, %.2f cpu "
+               "switches, %.2f yields, %.2f parks, %.2f preemptions per "
+               "increment; +1000 "
+               "ns per switch: +%.0f ns per increment\n",
+               model_names[m], a.now_ns / (2.0 * ROUNDS),
+               (double)a.ctx_switches / (2.0 * ROUNDS),
+               (double)a.yields / (2.0 * ROUNDS),
+               (double)a.parks / (2.0 * ROUNDS),
+               (double)a.preemptions / (2.0 * ROUNDS),
+               (b.now_ns - a.now_ns) / (2.0 * ROUNDS));
+        CHECK(a.ctx_switches >= 2 * ROUNDS - 2,
+              "%s: %llu cpu switches for %d increments on one cpu",
+              model_names[m], (unsigned long long)a.ctx_switches, 2 * ROUNDS);
+        CHECK(m == 1 ? a.parks == 0 && a.preemptions >= 2 * ROUNDS - 2
+                     : a.parks + a.yields >= ROUNDS && a.preemptions == 0,
+              "%s: %llu parks, %llu yields, %llu preemptions", model_names[m],
+              (unsigned long long)a.parks, (unsigned long long)a.yields,
+              (unsigned long long)a.preemptions);
+        CHECK(a.ctx_switches == b.ctx_switches,
+              "%s: the switch cost changed the schedule (%llu vs %llu)",
+              model_names[m], (unsigned long long)a.ctx_switches,
+              (unsigned long long)b.ctx_switches);
+        double grow = b.now_ns - a.now_ns, want = 1000.0 * (double)a.ctx_switches;
+        CHECK(grow > 0.99 * want && grow < 1.01 * want,
+              "%s: +1000 ns per switch added %.0f ns, expected %.0f (%llu "
+              "switches)",
+              model_names[m], grow, want, (unsigned long long)a.ctx_switches);
+        if (m == 1)
+            CHECK(a.now_ns >= 2.0 * ROUNDS * p.slice_ns * 0.99,
+                  "spin: %.0f ns for %d increments: a spinning waiter did not "
+                  "burn its %.0f ns slice",
+                  a.now_ns, 2 * ROUNDS, p.slice_ns);
+    }
+    /* an MCS lock, 8 threads on 4 cpus (two per cpu) */
+    for (int m = 0; m < 2; m++) {
+        sim_set_wait_model(models[m]);
+        uint32_t cpus[8];
+        void *args[8] = {0};
+        for (int i = 0; i < 8; i++)
+            cpus[i] = (uint32_t)(i % 4) * 32; /* one per package half */
+        clof_mcs_init(&g_mcs);
+        memset(&g_cs, 0, sizeof g_cs);
+        g_cs_bad = 0;
+        int rc = sim_run(&p, 8, cpus, lock_loop, args, 7, err, sizeof err);
+        sim_stats_t st;
+        sim_stats_get(&st);
+        CHECK(rc == 0, "mcs, 8 threads on 4 cpus, %s: %s", model_names[m], err);
+        CHECK(g_cs_bad == 0 &&
+                  clof_atomic32_read_rlx(&g_cs.a) == 8u * LOCK_ROUNDS,
+              "mcs, 8 threads on 4 cpus, %s: %d torn critical sections, "
+              "count %u of %d",
+              model_names[m], g_cs_bad, clof_atomic32_read_rlx(&g_cs.a),
+              8 * LOCK_ROUNDS);
+        CHECK(st.ctx_switches > 0 &&
+                  (m == 1 ? st.preemptions > 0 : st.parks + st.yields > 0),
+              "mcs, 8 threads on 4 cpus, %s: %llu switches, %llu parks, %llu "
+              "preemptions",
+              model_names[m], (unsigned long long)st.ctx_switches,
+              (unsigned long long)st.parks, (unsigned long long)st.preemptions);
+        printf("mcs, 8 threads on 4 cpus, %s: %.0f ns, %llu cpu switches, "
+               "%llu parks, %llu preemptions, %llu migrations\n",
+               model_names[m], st.now_ns, (unsigned long long)st.ctx_switches,
+               (unsigned long long)st.parks, (unsigned long long)st.preemptions,
+               (unsigned long long)st.migrations);
+    }
+    sim_set_wait_model(SIM_WAIT_AUTO);
+    p.slice_ns = slice_saved;
+
+    /* the time-sharing statements of a profile */
+    {
+        char text[2048];
+        sim_profile_t q;
+        char hier[1024];
+        if (!realpath(p.hierarchy, hier))
+            snprintf(hier, sizeof hier, "%s", p.hierarchy);
+        snprintf(text, sizeof text,
+                 "clof-sim-profile 1\nhierarchy %s\nlevel cache 1\nlevel "
+                 "numa 2\nlevel package 3\nlevel system 4\n",
+                 hier);
+        int rc = sim_profile_parse(&q, "/t/old.profile", text, strlen(text),
+                                   err, sizeof err);
+        CHECK(rc == 0 && q.switch_ns == SIM_DEFAULT_SWITCH_NS &&
+                  q.wake_ns == SIM_DEFAULT_WAKE_NS &&
+                  q.slice_ns == SIM_DEFAULT_SLICE_NS,
+              "a profile without time-sharing statements: defaults (%s)",
+              rc ? err : "");
+        if (rc == 0)
+            sim_profile_free(&q);
+        size_t l = strlen(text);
+        snprintf(text + l, sizeof text - l,
+                 "cost switch 3000\ncost wake 700\nslice 250000\n");
+        rc = sim_profile_parse(&q, "/t/new.profile", text, strlen(text), err,
+                               sizeof err);
+        CHECK(rc == 0 && q.switch_ns == 3000 && q.wake_ns == 700 &&
+                  q.slice_ns == 250000,
+              "cost switch/wake, slice: parsed (%s)", rc ? err : "");
+        if (rc == 0)
+            sim_profile_free(&q);
+        static const struct {
+            const char *line, *want;
+        } bad[] = {{"slice 10", "/t/bad.profile:7: expected 'slice NS'"},
+                   {"slice", "/t/bad.profile:7: expected 'slice NS'"},
+                   {"slice 3ms", "got '3ms'"},
+                   {"cost switch -5", "/t/bad.profile:7: expected a cost in ns"},
+                   {"cost wake", "/t/bad.profile:7: expected 'cost "}};
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            snprintf(text + l, sizeof text - l, "%s\n", bad[i].line);
+            rc = sim_profile_parse(&q, "/t/bad.profile", text, strlen(text),
+                                   err, sizeof err);
+            CHECK(rc != 0 && strstr(err, bad[i].want),
+                  "'%s': rc %d, '%s' (expected '%s')", bad[i].line, rc,
+                  rc ? err : "", bad[i].want);
+            if (rc == 0)
+                sim_profile_free(&q);
+        }
+        printf("bad time-sharing statement reported: %s\n", err);
     }
     sim_profile_free(&p);
     printf("%s\n", failures ? "FAILED" : "ok");

@@ -70,6 +70,32 @@ class Rank(unittest.TestCase):
         self.assertAlmostEqual(rk["scores"]["B"]["hc"], exp_b)
         self.assertEqual(rk["order"]["hc"], ["B", "C", "A", "D"])
 
+    def test_oversub_guard(self):
+        # at 16 threads on 8 cpus (not a weighted count): A collapses (2 <
+        # 0.5 x 50), so the LC pick moves to the next LC candidate that holds;
+        # the HC pick B holds and stays; a baseline sets the best there
+        table = {k: dict(v) for k, v in self.TABLE.items()}
+        for lk, v in (("A", 2.0), ("B", 30.0), ("C", 26.0), ("D", 1.0), ("glibc", 50.0)):
+            table.setdefault(lk, {})[16] = v
+        rk = clof_rank.rank(table, self.THREADS, sorted(self.TABLE), extra=["glibc"])
+        self.assertEqual(rk["lc_best"], "A")
+        over = clof_rank.oversub_guard(rk, table, 16, 8, sorted(self.TABLE), ["glibc"])
+        self.assertEqual(over["best_lock"], "glibc")
+        self.assertEqual(over["collapsed"], ["A", "D"])
+        self.assertEqual(rk["hc_best"], "B")
+        self.assertIsNone(over["policies"]["hc"]["note"])
+        lc_fine = [x for x in rk["order"]["lc"] if x not in ("A", "D")][0]
+        self.assertEqual(rk["lc_best"], lc_fine)
+        self.assertIn("A collapses at 16 threads on 8 cpus", over["policies"]["lc"]["note"])
+        # every candidate collapses: the pick stays, and the record says so
+        table["glibc"][16] = 1000.0
+        rk = clof_rank.rank(table, self.THREADS, sorted(self.TABLE), extra=["glibc"])
+        over = clof_rank.oversub_guard(rk, table, 16, 8, sorted(self.TABLE), ["glibc"])
+        self.assertEqual((rk["hc_best"], rk["lc_best"]), ("B", "A"))
+        self.assertIn("every candidate collapses", over["policies"]["lc"]["note"])
+        # nothing measured there: no guard
+        self.assertIsNone(clof_rank.oversub_guard(rk, self.TABLE, 16, 8, sorted(self.TABLE)))
+
     def test_raw_average(self):
         # raw ops/s: the weights alone decide; D's 90 at 1 thread no longer
         # dominates a normalised column
@@ -150,21 +176,38 @@ class Select(unittest.TestCase):
         locks = {x["lock"] for x in recs}
         self.assertEqual({"tkt-tkt", "tkt-mcs", "mcs-tkt", "mcs-mcs"} - locks, set())
         self.assertTrue({"mcs", "hmcs", "cna", "c-bo-mcs", "pthread"} <= locks, locks)
-        self.assertEqual(len(recs), 9 * 3)
+        # + the cr: candidates clof-bench has; the oversubscribed count, 2 x
+        # this machine's cpus, is added unless it is one of 1,2,4 already
+        self.assertTrue({"cr:tkt-mcs", "cr:mcs-mcs"} <= locks, locks)
+        ncpu = len(os.sched_getaffinity(0))
+        over = 2 * ncpu
+        counts = [1, 2, 4] + ([] if over in (1, 2, 4) else [over])
+        self.assertEqual({x["threads"] for x in recs}, set(counts))
+        self.assertEqual(len(recs), 11 * len(counts))
         for x in recs:
             self.assertEqual(x["mutex_check"], "ok")
             self.assertEqual(x["topology"]["levels"], ["numa", "system"])
             self.assertTrue(x["topology"]["emulated"])
         with open(os.path.join(self.out, "ranking.json")) as f:
             rk = json.load(f)
-        cands = {"tkt-tkt", "tkt-mcs", "mcs-tkt", "mcs-mcs"}
+        cands = {"tkt-tkt", "tkt-mcs", "mcs-tkt", "mcs-mcs", "cr:tkt-mcs", "cr:mcs-mcs"}
         for k in ("hc_best", "lc_best", "worst"):
             self.assertIn(rk[k], cands)
-        # the ranking agrees with clof_rank on the recorded data
+        # the ranking agrees with clof_rank on the recorded data, the
+        # oversubscription guard included
         table = clof_rank.aggregate(recs)
-        again = clof_rank.rank(table, [1, 2, 4], sorted(cands))
+        bases = ["mcs", "hmcs", "cna", "c-bo-mcs", "pthread"]
+        again = clof_rank.rank(table, [1, 2, 4], sorted(cands), extra=bases)
+        clof_rank.oversub_guard(again, table, over, ncpu, sorted(cands), bases)
         self.assertEqual((again["hc_best"], again["lc_best"], again["worst"]),
                          (rk["hc_best"], rk["lc_best"], rk["worst"]))
+        o = rk["oversub"]
+        self.assertEqual((o["threads"], o["cpus"]), (over, ncpu))
+        for p in ("hc", "lc"):
+            pol = o["policies"][p]
+            self.assertTrue(pol["picked"] not in o["collapsed"] or
+                            "every candidate collapses" in pol["note"], pol)
+        self.assertIn("oversubscribed: %d threads on %d cpus" % (over, ncpu), r.stdout)
         # the weights are printed
         self.assertIn("HC weights", r.stdout)
         self.assertIn("LC weights", r.stdout)
