@@ -15,7 +15,10 @@ threads share cpus, `spin` = waiters keep their cpu until the end of their
 slice), for each seed (the seed moves the threads' start offsets, the
 transfer jitter and the non-critical work); the table gives the median
 Mops/s of virtual time over the seeds, the range, and per critical section
-the cpu switches and parks (docs/simulation.md, "Time-sharing").  At more
+the cpu switches and parks (docs/simulation.md, "Time-sharing"), the
+fairness (clof-bench's relative standard deviation of the per-thread
+acquisition counts, and the threads that never acquired within the run)
+and the P99 acquisition latency.  At more
 threads than the profile has cpus, thread i runs on the cpu of thread
 i mod cpus (--placement packed): two threads share each cpu at 2x.
 
@@ -55,9 +58,11 @@ def main():
     ap.add_argument("--locks", default="mcs,cr:mcs,hmcs,cr:hmcs")
     ap.add_argument("--waits", default="auto,spin")
     ap.add_argument("--seeds", default="1,2,3")
-    ap.add_argument("--sim-ops", type=int, default=20000)
-    ap.add_argument("--duration", type=float, default=2.0,
-                    help="virtual seconds at most per run (default 2)")
+    ap.add_argument("--sim-ops", type=int, default=100000000,
+                    help="stop after N acquisitions (default: the virtual --duration decides)")
+    ap.add_argument("--duration", type=float, default=0.05,
+                    help="virtual seconds per run (default 0.05: about 16 of the default "
+                         "3 ms slices, so that every thread runs)")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     threads = [int(x) for x in a.threads.split(",")]
@@ -81,9 +86,9 @@ def main():
     print("SIMULATED (%s profile, clof-bench --simulate; %d seeds, median [min-max]; "
           "--sim-ops %d, at most %g s virtual)" % (a.profile, len(seeds), a.sim_ops, a.duration))
     print()
-    print("| wait model | threads | lock | Mops/s | vs plain lock | cpu switches/CS | parks/CS "
-          "| preemptions/CS | wall s |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| wait model | threads | lock | Mops/s | vs plain lock | fairness rstd | threads "
+          "that never acquired | p99 latency | cpu switches/CS | parks/CS | preemptions/CS | wall s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for wait in waits:
         for t in threads:
             for lk in locks:
@@ -99,9 +104,14 @@ def main():
                 def per(key):
                     return statistics.median(r["sim"].get(key, 0) / max(r["ops"], 1)
                                              for r in rs)
-                print("| %s | %d | `%s` | %.4f [%.4f-%.4f] | %s | %.3f | %.3f | %.4f | %.1f |"
-                      % (wait, t, lk, med, min(ops), max(ops), vs, per("cpu_switches"),
-                         per("parks"), per("preemptions"),
+                print("| %s | %d | `%s` | %.4f [%.4f-%.4f] | %s | %.2f | %d | %.2f ms | %.3f | %.3f "
+                      "| %.4f | %.1f |"
+                      % (wait, t, lk, med, min(ops), max(ops), vs,
+                         statistics.median(r["fairness_rstd"] for r in rs),
+                         statistics.median(sum(1 for c in r["per_thread"] if c == 0) for r in rs),
+                         statistics.median((r["p99_ns"] if r["p99_ns"] is not None
+                                            else float("nan")) for r in rs) / 1e6,
+                         per("cpu_switches"), per("parks"), per("preemptions"),
                          statistics.median(r["sim"]["wall_s"] for r in rs)))
 
 

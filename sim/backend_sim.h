@@ -133,6 +133,8 @@ static inline uint64_t clof_be_now_ns(void)
 /* cr.h (concurrency restriction): the active set is sized by the cpus of
  * the run (the simulated process's cpu set), as natively by the affinity. */
 #define CLOF_CR_CPUS() sim_ncpus()
+/* ... and shrinks it when an active waiter parked (the modelled parks) */
+#define CLOF_BE_WAIT_PARKS() sim_parks()
 
 /* Awaits: the simulator sleeps on the line (a spin costs its misses); on
  * time-shared cpus it follows the waiting policy of wait.h with wait.h's

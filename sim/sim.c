@@ -491,6 +491,7 @@ typedef struct sthr {
     double w_spin_left;
     uint32_t w_yields, w_parked;
     uint32_t spins;
+    uint32_t nparks;
     sim_fn fn;
     void *arg;
 } sthr_t;
@@ -919,6 +920,11 @@ double sim_now_ns(void)
     return S.cur ? S.cur->clock : S.last_now;
 }
 
+uint32_t sim_parks(void)
+{
+    return S.cur ? S.cur->nparks : 0;
+}
+
 uint32_t sim_ncpus(void)
 {
     return S.cur ? S.nused : SIM_MAX_CPUS;
@@ -1100,6 +1106,7 @@ static void await_policy(sthr_t *t, const void *ptr, int size, uint64_t seen,
     t->state = T_PARKED;
     t->woken = false;
     S.st.parks++;
+    t->nparks++;
     cpu_next(&S.cpu[t->cpu], t->clock);
     S.st.switches++;
     clof_fiber_yield();

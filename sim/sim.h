@@ -142,6 +142,9 @@ void sim_set_wait_model(int model);
 /* The cpus of the current run (its cpu set), SIM_MAX_CPUS outside a run:
  * what a simulated process may run on (cr.h sizes its active set by it). */
 uint32_t sim_ncpus(void);
+/* The calling simulated thread's parks so far (the waiting policy's, on
+ * time-shared cpus; 0 outside a run). */
+uint32_t sim_parks(void);
 
 /* The statistics so far (inside or after a run). */
 void sim_stats_get(sim_stats_t *s);

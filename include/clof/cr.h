@@ -37,10 +37,10 @@
  * The active set.  `cap` starts at the number of cpus the process may run on
  * (clof_cr_cpus(): sched_getaffinity, or CLOF_CR_ACTIVE) and adapts within
  * [1, that]: it shrinks by one when an admitted thread's wait in the inner
- * lock had to yield or park (the waiting policy lowered its spin budget,
- * wait.h: an active waiter did not keep a cpu; a weak signal once the
- * budgets sit at their floor, docs/cr.md), and grows by one at an idle
- * grant (the lock went idle with passive waiters).  Threads that took the
+ * lock had to yield or park (the waiting policy lowered its spin budget, or
+ * its count of parks moved, wait.h: an active waiter did not keep a cpu),
+ * and grows by one at an idle grant (the lock went idle with passive
+ * waiters).  Threads that took the
  * free lock at step 1 are not counted: they hold it and do not wait.
  *
  * The admission bound (what tests/cr checks).  Grants are tokens: `grants`
@@ -144,13 +144,26 @@ uint32_t clof_cr_cpus(void);
 #define CLOF_CR_ON_GRANT(s, idle) ((void)(s), (void)(idle))
 #endif
 
-/* The adaptive spin budget of the waiting policy, where there is one: an
- * admitted thread whose inner wait lowered it had to yield or park. */
+/* The shrink signal: what the waiting policy tells of this thread's waits,
+ * where it tells anything -- its adaptive spin budget (an admitted thread
+ * whose inner wait lowered it had to yield or park) and its count of parks
+ * (wait.h clof_wait_parks_; a backend that models parking, the simulator,
+ * gives its own: CLOF_BE_WAIT_PARKS).  The budget stops falling at its
+ * floor; the park count moves at every park. */
 #if CLOF_WAIT_CAN_PARK
 #define CLOF_CR_BUDGET_() clof_wait_spins_
+#define CLOF_CR_PARKS_() clof_wait_parks_
 #else
 #define CLOF_CR_BUDGET_() 0u
+#if defined(CLOF_BE_WAIT_PARKS)
+#define CLOF_CR_PARKS_() CLOF_BE_WAIT_PARKS()
+#else
+#define CLOF_CR_PARKS_() 0u
 #endif
+#endif
+typedef struct {
+    uint32_t budget, parks;
+} clof_cr_signal_t;
 
 /* The layer's state, beside the inner lock. */
 typedef struct clof_cr {
@@ -248,20 +261,21 @@ CLOF_SLOW void clof_cr_passive_(clof_cr_t *s)
 }
 
 /* Before the inner acquire of a thread that found the lock taken: join the
- * active set, or wait in the passive one.  Returns the spin budget of the
- * waiting policy (for clof_cr_acquired_). */
-static inline uint32_t clof_cr_admit_(clof_cr_t *s)
+ * active set, or wait in the passive one.  Returns the waiting policy's
+ * signal (for clof_cr_acquired_). */
+static inline clof_cr_signal_t clof_cr_admit_(clof_cr_t *s)
 {
     if (!clof_cr_try_enter_(s, clof_cr_cap_(s)))
         clof_cr_passive_(s);
-    return CLOF_CR_BUDGET_();
+    clof_cr_signal_t g = {CLOF_CR_BUDGET_(), CLOF_CR_PARKS_()};
+    return g;
 }
 
 /* After the inner acquire of an admitted thread: shrink the active set when
- * its wait could not keep a cpu. */
-static inline void clof_cr_acquired_(clof_cr_t *s, uint32_t budget)
+ * its wait could not keep a cpu (it lowered its spin budget, or parked). */
+static inline void clof_cr_acquired_(clof_cr_t *s, clof_cr_signal_t g)
 {
-    if (CLOF_CR_BUDGET_() < budget) {
+    if (CLOF_CR_BUDGET_() < g.budget || CLOF_CR_PARKS_() != g.parks) {
         uint32_t c = clof_atomic32_read_rlx(&s->cap);
         if (c > 1)
             clof_atomic32_write_rlx(&s->cap, c - 1);
@@ -309,10 +323,10 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
     CLOF_SLOW void clof_##N##_acquire_slow_(clof_##N##_t *l,                   \
                                             clof_##N##_ctx_t *c)               \
     {                                                                          \
-        uint32_t budget = clof_cr_admit_(&l->cr);                              \
+        clof_cr_signal_t sig = clof_cr_admit_(&l->cr);                         \
         c->counted = 1;                                                        \
         clof_##B##_acquire(&l->base, &c->base);                                \
-        clof_cr_acquired_(&l->cr, budget);                                     \
+        clof_cr_acquired_(&l->cr, sig);                                        \
     }                                                                          \
     CLOF_INLINE void clof_##N##_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
     {                                                                          \

@@ -333,6 +333,9 @@ static inline clof_park_bucket_t *clof_park_bucket_(const void *p,
  * CLOF_WAIT_SPINS_MIN, so a waiter stops burning the cpu the lock holder (or
  * the next in line) needs. */
 static __thread uint32_t clof_wait_spins_ = CLOF_WAIT_SPINS;
+/* Parks of this thread so far (mod 2^32): cr.h's shrink signal, an active
+ * waiter that parked did not keep a cpu. */
+static __thread uint32_t clof_wait_parks_;
 #define CLOF_WAIT_INIT {0, clof_wait_spins_, CLOF_WAIT_YIELDS, 0}
 
 /* Called when an await is satisfied after at least one step. */
@@ -364,6 +367,7 @@ static inline int clof_wait_phase_(clof_wait_t *w)
  * turn is next, so stay runnable longer before parking again. */
 static inline void clof_wait_parked_(clof_wait_t *w)
 {
+    clof_wait_parks_++;
     if (w->parked++ == 0 && clof_wait_spins_ > CLOF_WAIT_SPINS_MIN)
         clof_wait_spins_ /= 2;
     w->n = 0;

@@ -182,8 +182,18 @@ def case_bad_input():
         r = bench("--simulate", bad, "--lock", "mcs", expect=2)
         check("no 'level numa NS'" in r.stderr, "a level without a cost (%s)"
               % r.stderr.strip())
-    r = bench("--simulate", "m1", "--lock", "mcs", "--threads", 9, expect=2)
-    check("8 cpus" in r.stderr, "more threads than simulated cpus (%s)" % r.stderr.strip())
+    r = bench("--simulate", "m1", "--lock", "mcs", "--threads", 1025, expect=2)
+    check("at most 1024" in r.stderr, "more threads than the simulator runs (%s)"
+          % r.stderr.strip())
+    r = bench("--simulate", "m1", "--lock", "mcs", "--sim-wait", "sometimes", expect=2)
+    check("--sim-wait" in r.stderr, "a bad --sim-wait (%s)" % r.stderr.strip())
+    with tempfile.TemporaryDirectory() as d:
+        bad = os.path.join(d, "slice.profile")
+        with open(bad, "w") as f:
+            f.write("clof-sim-profile 1\n# time-sharing\nslice 2ms\n")
+        r = bench("--simulate", bad, "--lock", "mcs", expect=2)
+        check("slice.profile:3:" in r.stderr and "expected 'slice NS'" in r.stderr,
+              "a bad slice: file:line and what was expected (%s)" % r.stderr.strip())
     r = bench("--simulate", "m1", "--lock", "ck-mcs", expect=2)
     check("cannot be simulated" in r.stderr, "a peer lock outside the shim (%s)"
           % r.stderr.strip())
@@ -275,6 +285,35 @@ def case_heatmap_profile():
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         check(r.returncode == 2 and "missing.csv" in r.stderr,
               "a missing CSV: exit 2, named (%s)" % r.stderr.strip())
+
+
+def case_oversubscribed():
+    """Twice as many threads as the simulated machine has cpus (m1: 16
+    threads on 8 cpus, two per cpu): plain and cr: locks finish with mutual
+    exclusion under both wait models; under the waiting policy the cpus
+    switch and waiters park, under spinning the waiters burn their slices
+    and are preempted; the cr: layer's active set is the run's 8 cpus."""
+    for lock in ("mcs", "cr:mcs", "ticket", "cr:ticket", "hmcs", "cr:hmcs"):
+        for wait in ("auto", "spin"):
+            rec = sim("m1", lock, 16, "--sim-ops", 3000, "--duration", 2, "--sim-wait", wait)
+            st = rec["sim"]
+            check(rec["mutex_check"] == "ok" and rec["ops"] > 0,
+                  "%s, 16 threads on 8 cpus, %s: %d acquisitions, mutual exclusion %s"
+                  % (lock, wait, rec["ops"], rec["mutex_check"]))
+            check(st["wait_model"] == wait and st["cpu_switches"] > 0,
+                  "%s %s: %d cpu switches" % (lock, wait, st["cpu_switches"]))
+            if wait == "auto":
+                check(st["parks"] + st["yields"] > 0 and st["park_wakes"] <= st["parks"],
+                      "%s auto: waiters yield or park (%d yields, %d parks, %d woken)"
+                      % (lock, st["yields"], st["parks"], st["park_wakes"]))
+            else:
+                check(st["parks"] == 0 and st["preemptions"] > 0,
+                      "%s spin: no parks, slices end in preemptions (%d)"
+                      % (lock, st["preemptions"]))
+    # with a cpu per thread nothing time-shares: the model of every earlier figure
+    rec = sim("m1", "mcs", 8, "--sim-ops", 2000)
+    check(rec["sim"]["cpu_switches"] == 0 and rec["sim"]["parks"] == 0,
+          "8 threads on 8 cpus: no cpu switches, no parks")
 
 
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
