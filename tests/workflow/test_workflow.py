@@ -387,7 +387,13 @@ class Simulate(unittest.TestCase):
             self.assertIn("pthread cannot be simulated", r.stderr)
             with open(os.path.join(out, "results.jsonl")) as f:
                 recs = [json.loads(l) for l in f if l.strip()]
-            self.assertEqual(len(recs), (4 + 4) * 2)
+            # 4 compositions + their 2 cr: versions + 4 baselines, at 1, 8 and
+            # the oversubscribed 2 x 128 cpus of the profile (time-shared)
+            self.assertEqual(len(recs), (4 + 2 + 4) * 3)
+            self.assertEqual({x["threads"] for x in recs}, {1, 8, 256})
+            with open(os.path.join(out, "ranking.json")) as f:
+                over = json.load(f)["oversub"]
+            self.assertEqual((over["threads"], over["cpus"]), (256, 128))
             for x in recs:
                 self.assertTrue(x["simulated"])
                 self.assertEqual(x["topology"]["levels"], ["numa", "system"])
@@ -410,6 +416,13 @@ class BadArgs(unittest.TestCase):
                                                              r.stderr))
         self.assertEqual(r.stdout, "")
         return r.stderr
+
+    def test_bad_oversub(self):
+        ncpu = len(os.sched_getaffinity(0))
+        e = self.bad("select", "--oversub", str(ncpu), "--emulate", "numa:2,core:2")
+        self.assertIn("--oversub: %d threads is not above the %d cpus" % (ncpu, ncpu), e)
+        e = self.bad("select", "--oversub", "lots", "--emulate", "numa:2,core:2")
+        self.assertIn("--oversub: expected a thread count or 'none', got 'lots'", e)
 
     def test_unknown_basic_lock(self):
         e = self.bad("select", "--locks", "tkt,mutex", "--emulate", "numa:2,core:2")
