@@ -191,6 +191,14 @@ static void lock_release(ctx_t *c)
     }
 }
 
+/* Every thread's context, outliving the thread: CLH moves nodes between
+ * contexts (a release keeps the predecessor's node), so a context on a
+ * thread's stack would leave another thread's context pointing into a dead
+ * stack once the first thread exits (the lock tests and the preload
+ * library keep contexts alive for the same reason).  Zero: fresh contexts.
+ * One test runs per process, so each is used by one thread only. */
+static ctx_t g_ctx[MAXT + 1];
+
 static clof_test_line_t g_lines[LINES];
 static long g_iters;
 static uint64_t g_done; /* acquisitions made */
@@ -199,8 +207,7 @@ static uint32_t g_started, g_go;
 static void *mutex_main(void *arg)
 {
     uintptr_t id = (uintptr_t)arg;
-    ctx_t c;
-    memset(&c, 0, sizeof c);
+    ctx_t *c = &g_ctx[id];
     if (g_kind == L_MCS_TKT)
         clof_topo_set_vcpu((int)(id % 4));
     unsigned seed = (unsigned)id * 2654435761u + 1;
@@ -210,13 +217,13 @@ static void *mutex_main(void *arg)
     for (long i = 0; i < g_iters; i++) {
         seed = seed * 1103515245u + 12345u;
         if ((seed >> 16) % 8 == 0) {
-            if (!lock_try(&c))
+            if (!lock_try(c))
                 continue;
         } else {
-            lock_acquire(&c);
+            lock_acquire(c);
         }
         clof_test_critical(g_lines, LINES, (seed >> 20) % 64 == 0);
-        lock_release(&c);
+        lock_release(c);
         __atomic_add_fetch(&g_done, 1, __ATOMIC_RELAXED);
     }
     return NULL;
@@ -273,26 +280,23 @@ static void test_bound(int n)
 /* idle: every thread takes the lock once while main holds it */
 static void *idle_main(void *arg)
 {
-    (void)arg;
-    ctx_t c;
-    memset(&c, 0, sizeof c);
+    ctx_t *c = &g_ctx[(uintptr_t)arg];
     __atomic_add_fetch(&g_started, 1, __ATOMIC_RELAXED);
-    lock_acquire(&c);
+    lock_acquire(c);
     clof_test_critical(g_lines, LINES, 1);
-    lock_release(&c);
+    lock_release(c);
     __atomic_add_fetch(&g_done, 1, __ATOMIC_RELAXED);
     return NULL;
 }
 
 static void test_idle(int n)
 {
-    ctx_t c;
-    memset(&c, 0, sizeof c);
-    lock_acquire(&c); /* uncounted: the lock was free */
+    ctx_t *c = &g_ctx[MAXT]; /* main's */
+    lock_acquire(c); /* uncounted: the lock was free */
     pthread_t th[MAXT];
     g_threads = (uint32_t)n;
     for (int i = 0; i < n; i++)
-        if (pthread_create(&th[i], NULL, idle_main, NULL) != 0)
+        if (pthread_create(&th[i], NULL, idle_main, (void *)(uintptr_t)i) != 0)
             clof_test_fail("pthread_create");
     /* wait until the workers are in: ACTIVE admitted, the rest passive */
     for (int k = 0; k < 20000; k++) {
@@ -305,7 +309,7 @@ static void test_idle(int n)
     CHECK(g_passive_entries + g_active >= (uint64_t)n,
           "%s: %llu passive and %u active of %d waiting threads", g_lock,
           (unsigned long long)g_passive_entries, clof_atomic32_read(&g_cr->active), n);
-    lock_release(&c);
+    lock_release(c);
     for (int i = 0; i < n; i++)
         pthread_join(th[i], NULL);
     CHECK(g_done == (uint64_t)n, "%s: %llu of %d threads got the lock", g_lock,
