@@ -11,6 +11,7 @@
  * pthread mutexes (jemalloc, tcmalloc) cannot recurse into us.
  */
 #include "pl_internal.h"
+#include "pl_opaque.h"
 #include "pl_profile.h"
 #include "clof_preload.h"
 
@@ -41,19 +42,23 @@ pl_real_t pl_real;
 static clof_tas_t pl_glock;
 static int32_t pl_fork_holder;
 
+/* The lock functions are PL_LOCKFN (pl_opaque.h): opaque to GCC's analysis
+ * of statics, which otherwise lets a load of the pool head move above the
+ * acquire (it did: pl_box_give_back, aarch64 gcc 12). */
+
 static bool pl_glock_forker(void)
 {
     int32_t h = __atomic_load_n(&pl_fork_holder, __ATOMIC_RELAXED);
     return CLOF_UNLIKELY(h != 0) && h == pl_tid();
 }
-static void pl_glock_acquire(void)
+PL_LOCKFN void pl_glock_acquire(void)
 {
     if (pl_glock_forker())
         return;
     clof_noctx_t c;
     clof_tas_acquire(&pl_glock, &c);
 }
-static void pl_glock_release(void)
+PL_LOCKFN void pl_glock_release(void)
 {
     if (pl_glock_forker())
         return;

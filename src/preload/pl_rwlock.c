@@ -44,6 +44,7 @@
  * CLOF_STATS).
  */
 #include "pl_internal.h"
+#include "pl_opaque.h"
 #include "pl_profile.h"
 
 /* The reader's indicator slot, cached per thread: the slot of the cpu this
@@ -184,12 +185,14 @@ static uint64_t pl_rw_n_blocks;
             __atomic_fetch_add(&v, 1, __ATOMIC_RELAXED);                       \
     } while (0)
 
-static void pl_rw_glock_acquire(void)
+/* PL_LOCKFN: see pl_opaque.h (GCC may move loads of the free lists above
+ * a lock function it can analyse) */
+PL_LOCKFN void pl_rw_glock_acquire(void)
 {
     clof_noctx_t c;
     clof_tas_acquire(&pl_rw_glock, &c);
 }
-static void pl_rw_glock_release(void)
+PL_LOCKFN void pl_rw_glock_release(void)
 {
     clof_noctx_t c;
     clof_tas_release(&pl_rw_glock, &c);
