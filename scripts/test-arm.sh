@@ -28,7 +28,7 @@ for a in "$@"; do
 done
 [ ${#flavours[@]} -gt 0 ] || flavours=(lse llsc)
 
-# The CI subset (97 tests a flavour, see docs/arm.md): the lock tests of
+# The CI subset (100 tests a flavour, see docs/arm.md): the lock tests of
 # every basic lock at 1 and 4 threads, try and fifo (spin-park and spin),
 # the waiting-policy and C++ tests, the seq_cst store->load check
 # (arm.sc_store_load), HMCS, CNA, a cohort lock, a 3-level composition and
@@ -38,8 +38,12 @@ done
 # the native build.)  The MCS conformance tests were out of the subset
 # while MCS-family tests hung under qemu; the cause was qemu-user not
 # ordering STLR before a later LDAR (a lost wake-up), fixed by compiling
-# seq_cst stores as exchanges (include/clof/backend/native.h).
-ci_regex='^(lock\.[a-z_]+\.(mutex_T1|mutex_T4|try|fifo)$|wait\.|cxx17\.|compose\.(hmcs_all|clh_mcs_tkt|c_bo_mcs|cna)\.mutex_3lv_T16|compose\.a_c_bo_bo\.timed_2lv_T8|topology\.|asl\.(aimd|nest|types|mutex\.mcs\.T8|starve\.mcs)$|arm\.sc_store_load|preload\.symbol_versions|preload\.(tas|mcs|hmcs|clof_tkt-mcs-clh)\.(mutex_static|trylock|timedlock|cond_signal|cond_pc|symbols|stats)$)'
+# seq_cst stores as exchanges (include/clof/backend/native.h).  The
+# threads_10k tests of MCS and HMCS (1,000 threads started and exiting)
+# and preload.opaque_lock are here since the pool head was found read
+# outside its lock (GCC's ipa-reference, src/preload/pl_opaque.h): every
+# lock's threads_10k failed in some runs under qemu before.
+ci_regex='^(lock\.[a-z_]+\.(mutex_T1|mutex_T4|try|fifo)$|wait\.|cxx17\.|compose\.(hmcs_all|clh_mcs_tkt|c_bo_mcs|cna)\.mutex_3lv_T16|compose\.a_c_bo_bo\.timed_2lv_T8|topology\.|asl\.(aimd|nest|types|mutex\.mcs\.T8|starve\.mcs)$|arm\.sc_store_load|preload\.(symbol_versions|opaque_lock)|preload\.(tas|mcs|hmcs|clof_tkt-mcs-clh)\.(mutex_static|trylock|timedlock|cond_signal|cond_pc|symbols|stats)$|preload\.(mcs|hmcs)\.threads_10k$)'
 
 status=0
 for fl in "${flavours[@]}"; do
