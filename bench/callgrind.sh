@@ -11,7 +11,11 @@
 # where one exists (mcs/ck-mcs, clh/ck-clh, ticket/ck-ticket, tas/ck-fas),
 # and writes the raw numbers to BUILD/results/callgrind-<date>.csv.
 #
-# usage: bench/callgrind.sh [--bin DIR] [--iters N] [--locks "a b .."] [--out FILE]
+# With --rw: the reader-writer locks instead (clof-uncontended --list-rw),
+# a read and a write pair each (--rw-op read|write), with the ratio to
+# glibc's rwlock (pthread-rwlock); CSV BUILD/results/callgrind-rw-<date>.csv.
+#
+# usage: bench/callgrind.sh [--rw] [--bin DIR] [--iters N] [--locks "a b .."] [--out FILE]
 #   --bin DIR    where clof-uncontended is (default: build/bin, or $CLOF_BIN)
 #   --iters N    pairs in the measured run (default 100000)
 #   --locks L    space-separated lock names (default: the basic locks, the
@@ -24,8 +28,10 @@ bin="${CLOF_BIN:-$root/build/bin}"
 iters=100000
 locks=""
 out=""
+rw=0
 while [ $# -gt 0 ]; do
   case "$1" in
+    --rw) rw=1; shift ;;
     --bin) bin="$2"; shift 2 ;;
     --iters) iters="$2"; shift 2 ;;
     --locks) locks="$2"; shift 2 ;;
@@ -46,9 +52,10 @@ command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind not installed (
 
 # default: every basic lock and peer, plus CLoF compositions of 2, 3 and 4
 # levels next to MCS (all 336 compositions: --locks "$(clof-uncontended --list)")
+[ "$rw" = 0 ] || [ -n "$locks" ] || locks="$("$prog" --list-rw | tr '\n' ' ')"
 [ -n "$locks" ] || locks="$("$prog" --list | grep -v -- - | tr '\n' ' ') ck-mcs ck-clh ck-ticket ck-fas hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt mcs-mcs mcs-mcs-mcs mcs-mcs-mcs-mcs tkt-mcs tkt-mcs-clh hem-hem-mcs-clh clh-tkt-mcs-tkt"
 stamp="$(date +%Y%m%d-%H%M%S)"
-[ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/callgrind-$stamp.csv"; }
+[ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/callgrind$([ "$rw" = 0 ] || echo -rw)-$stamp.csv"; }
 info="$("$prog" --info)"
 compiler="$(sed -n 's/^compiler=//p' <<<"$info")"
 policy="$(sed -n 's/^wait_policy=//p' <<<"$info")"
@@ -63,11 +70,11 @@ trap 'rm -rf "$tmp"' EXIT
 # that two runs of the script count the same instructions.
 norand=()
 if setarch "$(uname -m)" -R true 2>/dev/null; then norand=(setarch "$(uname -m)" -R); fi
-ir() { # lock iters -> Ir
-  local f="$tmp/cg.$1.$2"
+ir() { # lock iters [more arguments] -> Ir
+  local f="$tmp/cg.${1//[:\/]/_}.$2.${3:-}${4:-}"
   env -i PATH=/usr/bin:/bin LC_ALL=C "${norand[@]}" \
     valgrind --tool=callgrind --callgrind-out-file="$f" \
-    "$prog" --lock "$1" --iters "$2" >/dev/null 2>"$f.log" ||
+    "$prog" --lock "$1" --iters "$2" "${@:3}" >/dev/null 2>"$f.log" ||
     { echo "callgrind.sh: valgrind failed for $1 (N=$2):" >&2; cat "$f.log" >&2; exit 1; }
   sed -n 's/^summary: //p' "$f"
 }
@@ -78,6 +85,40 @@ peer_of() {
     *) echo "" ;;
   esac
 }
+
+pair() { # lock [more arguments] -> instructions per pair
+  local a b
+  a="$(ir "$1" 0 "${@:2}")"; b="$(ir "$1" "$iters" "${@:2}")"
+  awk -v a="$a" -v b="$b" -v n="$iters" 'BEGIN{printf "%.2f", (b-a)/n}'
+}
+
+if [ "$rw" = 1 ]; then
+  declare -A rd wr
+  for l in $locks pthread-rwlock; do
+    [ -n "${rd[$l]:-}" ] && continue
+    rd[$l]="$(pair "$l" --rw-op read)"; wr[$l]="$(pair "$l" --rw-op write)"
+  done
+  echo "lock,read_instr_per_pair,write_instr_per_pair,iters,glibc_read,glibc_write,compiler,wait_policy,valgrind,machine" >"$out"
+  echo "## Uncontended cost of the RW locks: callgrind instructions per acquire+release pair"
+  echo
+  echo "Callgrind instruction counts (Ir), not time: (Ir(N) - Ir(0)) / N with N = $iters,"
+  echo "one thread, the lock called directly (clof-uncontended --rw-op read|write; no preload"
+  echo "library), reader preference, $compiler, waiting policy $policy, $vg, on $machine."
+  echo "Ratio = this lock / glibc's pthread_rwlock (pthread-rwlock)."
+  echo
+  echo "| rwlock | read pair | ratio | write pair | ratio |"
+  echo "|---|---:|---:|---:|---:|"
+  g_r="${rd[pthread-rwlock]}"; g_w="${wr[pthread-rwlock]}"
+  for l in $locks; do
+    rr="$(awk -v x="${rd[$l]}" -v y="$g_r" 'BEGIN{ if (y > 0) printf "%.2f", x/y }')"
+    rwv="$(awk -v x="${wr[$l]}" -v y="$g_w" 'BEGIN{ if (y > 0) printf "%.2f", x/y }')"
+    echo "| $l | ${rd[$l]} | $rr | ${wr[$l]} | $rwv |"
+    echo "$l,${rd[$l]},${wr[$l]},$iters,$g_r,$g_w,\"$compiler\",$policy,$vg,\"$machine\"" >>"$out"
+  done
+  echo
+  echo "Raw numbers: ${out#$root/}"
+  exit 0
+fi
 
 declare -A ipp ir0 irn
 for l in $locks; do

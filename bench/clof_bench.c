@@ -29,6 +29,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@
 #include <unistd.h>
 
 #include "bench_locks.h"
+#include "bench_rwlocks.h"
 #include "bench_util.h"
 #ifdef CLOF_BENCH_SIM
 #include "sim.h"
@@ -55,7 +57,11 @@
 /* ---- parameters ----------------------------------------------------------- */
 
 typedef struct {
-    int lock;             /* index in bench_lock_names */
+    int lock;             /* index in bench_lock_names, or -1 (rw_lock) */
+    int rw_lock;          /* index in bench_rwlock_names, or -1 (lock) */
+    const char *lock_name;
+    double read_percent;  /* RW locks: the share of read acquisitions */
+    int rw_pref;          /* RW locks: CLOF_RW_PREF_* (--rw-pref) */
     int threads;
     double duration_s;
     int cs_lines;
@@ -76,6 +82,7 @@ typedef struct {
     const char *levels;   /* --levels KIND,...: the locks' hierarchy */
     uint64_t sim_ops;     /* --sim-ops N: stop a simulated run after N */
     int sim_wait;         /* --sim-wait: SIM_WAIT_AUTO/SPIN/POLICY (sim.h) */
+    unsigned sim_wall_s;  /* --sim-wall S: give up a simulated run after S */
 } params_t;
 
 /* ---- shared state ---------------------------------------------------------- */
@@ -89,6 +96,7 @@ typedef struct {
 
 typedef struct {
     bench_lock_u lock;
+    bench_rwlock_u rwlock; /* the lock when p->rw_lock >= 0 */
     struct {
         uint32_t v;
     } BENCH_ALIGNED stop;
@@ -98,6 +106,7 @@ typedef struct {
     } BENCH_ALIGNED barrier;
     cs_line_t *lines; /* cs_lines of them */
     int cs_lines;
+    bool rw;          /* an RW lock: line counts are write counts */
     /* local streaks (written in the critical section, so lock-protected):
      * consecutive acquisitions whose owner stayed in one cohort of level l */
     const clof_topology_t *topo;
@@ -128,6 +137,12 @@ typedef struct {
     uint64_t *pairs;        /* [prev cpu * ncpu_ids + cpu] handover counts */
     uint64_t cpu_unknown;   /* handovers whose cpus fell outside pairs */
     bench_ctx_u ctx;
+    /* RW locks: a read when the next random draw >> 32 is below
+     * read_below (P% of 2^32); the counts of each kind; reads that saw a
+     * write in progress (must stay 0) */
+    uint64_t read_below;
+    uint64_t reads, writes, torn;
+    bench_rwctx_u rwctx;
     pthread_t tid;
 } BENCH_ALIGNED thread_t;
 
@@ -277,7 +292,7 @@ static void bench_thread_start(thread_t *t)
 static struct {
     thread_t *th;
     int T;
-    int lock;
+    void *(*entry)(void *);
     uint64_t done, target;
     double end_ns;
     bool stopped;
@@ -368,6 +383,114 @@ static void (*const bench_inits[BENCH_NLOCKS])(shared_t *) = {
 #undef X
 };
 
+/* ---- the reader-writer loops (--lock <rw name> --read-percent P) ------------ */
+
+/* A write critical section: bench_cs, with line 0's v[2] raised while the
+ * lines are being written (a reader that sees it, or lines that disagree,
+ * saw a write in progress). */
+BENCH_INLINE uint64_t bench_cs_write(shared_t *sh, uint64_t me)
+{
+    volatile uint64_t *busy = &sh->lines[0].v[2];
+    *busy = 1;
+    __asm__ volatile("" ::: "memory");
+    uint64_t prev = bench_cs(sh, me);
+    *busy = 0;
+    __asm__ volatile("" ::: "memory");
+    return prev;
+}
+
+/* A read critical section: read every shared line (no writes); true when
+ * what it read is a consistent state (no write in progress, every line's
+ * count the same). */
+BENCH_INLINE bool bench_cs_read(shared_t *sh)
+{
+    cs_line_t *ln = sh->lines;
+#ifdef CLOF_BENCH_SIM
+    for (int k = 0; k < sh->cs_lines; k++)
+        sim_access(&ln[k], SIM_READ);
+#endif
+    const volatile cs_line_t *vl = ln;
+    bool ok = vl[0].v[2] == 0;
+    uint64_t n0 = vl[0].v[0];
+    for (int k = 1; k < sh->cs_lines; k++)
+        ok &= vl[k].v[0] == n0;
+    return ok;
+}
+
+/* One loop per RW lock: each iteration is a read (with probability
+ * read_percent) or a write critical section, then the non-critical work.
+ * Handovers and streaks are those between writers (readers write nothing
+ * shared). */
+#define BENCH_RW_LOOP_(lk, NAME)                                               \
+    static void *bench_rwthread_##lk(void *arg)                                \
+    {                                                                          \
+        thread_t *t = arg;                                                     \
+        shared_t *sh = t->sh;                                                  \
+        bl_##lk##_lock_t *l = &sh->rwlock.lk;                                  \
+        bl_##lk##_ctx_t *c = &t->rwctx.lk;                                     \
+        memset(c, 0, sizeof *c);                                               \
+        const uint64_t tag = (uint64_t)(uint32_t)t->id << 32;                  \
+        uint64_t n = 0;                                                        \
+        bench_thread_start(t);                                                 \
+        while (!__atomic_load_n(&sh->stop.v, __ATOMIC_RELAXED)) {              \
+            uint64_t prev = BENCH_NO_OWNER;                                    \
+            uint32_t cpu = 0;                                                  \
+            bool sample = (n & t->sample_mask) == t->sample_mask;              \
+            bool rd = (bench_rand(&t->rng) >> 32) < t->read_below;             \
+            uint64_t t0 = sample ? bench_lat_now() : 0;                        \
+            if (rd) {                                                          \
+                bl_##lk##_read_acquire(l, c);                                  \
+                uint64_t t1 = sample ? bench_lat_now() : 0;                    \
+                t->torn += !bench_cs_read(sh);                                 \
+                bl_##lk##_read_release(l, c);                                  \
+                t->reads++;                                                    \
+                if (CLOF_UNLIKELY(sample))                                     \
+                    bench_sample_add(t, t1 - t0);                              \
+            } else {                                                           \
+                bl_##lk##_write_acquire(l, c);                                 \
+                uint64_t t1 = sample ? bench_lat_now() : 0;                    \
+                cpu = (uint32_t)bench_cpu(t);                                  \
+                prev = bench_cs_write(sh, tag | cpu);                          \
+                if (sh->nlev)                                                  \
+                    bench_streak(sh, prev, cpu);                               \
+                bl_##lk##_write_release(l, c);                                 \
+                t->writes++;                                                   \
+                if (CLOF_UNLIKELY(sample))                                     \
+                    bench_sample_add(t, t1 - t0);                              \
+            }                                                                  \
+            bench_handover(t, prev, cpu);                                      \
+            n++;                                                               \
+            __atomic_store_n(&t->count, n, __ATOMIC_RELAXED);                  \
+            BENCH_SIM_OP_DONE_(sh);                                            \
+            bench_noncs(t);                                                    \
+        }                                                                      \
+        return NULL;                                                           \
+    }                                                                          \
+    static void bench_rwinit_##lk(shared_t *sh, int pref)                      \
+    {                                                                          \
+        bl_##lk##_init(&sh->rwlock.lk, (uint32_t)pref);                        \
+    }
+BENCH_RW_LOCKS(BENCH_RW_LOOP_)
+#undef BENCH_RW_LOOP_
+
+static void *(*const bench_rwthreads[BENCH_NRWLOCKS])(void *) = {
+#define X(id, NAME) bench_rwthread_##id,
+    BENCH_RW_LOCKS(X)
+#undef X
+};
+static void (*const bench_rwinits[BENCH_NRWLOCKS])(shared_t *, int) = {
+#define X(id, NAME) bench_rwinit_##id,
+    BENCH_RW_LOCKS(X)
+#undef X
+};
+
+/* The thread function of the run's lock (mutex or RW). */
+static void *(*bench_thread_fn(const params_t *p))(void *)
+{
+    return p->rw_lock >= 0 ? bench_rwthreads[p->rw_lock]
+                           : bench_threads[p->lock];
+}
+
 /* ---- calibration ------------------------------------------------------------ */
 
 static double bench_spin_ns_per_iter; /* calibrated at start-up */
@@ -443,6 +566,7 @@ typedef struct {
     uint64_t *pairs; /* summed over threads, or NULL */
     uint32_t ncpu_ids;
     uint64_t streak_max[CLOF_TOPO_MAX_LEVELS];
+    uint64_t reads, writes; /* RW locks: acquisitions of each kind (whole run) */
 } result_t;
 
 static void *xaligned(size_t align, size_t size)
@@ -489,16 +613,26 @@ static int bench_collect(const params_t *p, shared_t *sh, thread_t *th,
                          uint32_t ncpu_ids, result_t *r)
 {
     int T = p->threads;
-    /* Mutual exclusion: every line was incremented once per iteration. */
-    uint64_t sum = 0;
-    for (int i = 0; i < T; i++)
-        sum += th[i].count;
+    /* Mutual exclusion: every line was incremented once per iteration (RW
+     * locks: once per write); no reader saw a write in progress. */
+    uint64_t sum = 0, torn = 0;
+    for (int i = 0; i < T; i++) {
+        sum += sh->rw ? th[i].writes : th[i].count;
+        torn += th[i].torn;
+    }
+    if (torn) {
+        fprintf(stderr,
+                "clof-bench: %s: READERS SAW A WRITER: %llu read critical "
+                "sections saw a write in progress\n",
+                p->lock_name, (unsigned long long)torn);
+        return 1;
+    }
     for (int k = 0; k < p->cs_lines; k++) {
         if (sh->lines[k].v[0] != sum) {
             fprintf(stderr,
                     "clof-bench: %s: MUTUAL EXCLUSION VIOLATED: line %d "
                     "counted %llu critical sections, threads counted %llu\n",
-                    bench_lock_names[p->lock], k,
+                    p->lock_name, k,
                     (unsigned long long)sh->lines[k].v[0],
                     (unsigned long long)sum);
             return 1;
@@ -509,6 +643,11 @@ static int bench_collect(const params_t *p, shared_t *sh, thread_t *th,
     r->total = 0;
     for (int i = 0; i < T; i++)
         r->total += r->per_thread[i];
+    r->reads = r->writes = 0;
+    for (int i = 0; i < T; i++) {
+        r->reads += th[i].reads;
+        r->writes += th[i].writes;
+    }
     r->ops_per_s = (double)r->total / r->duration_s;
     double mean = (double)r->total / T, var = 0;
     for (int i = 0; i < T; i++) {
@@ -568,7 +707,11 @@ static shared_t *bench_shared_new_(const params_t *p)
     const clof_topology_t *topo = clof_topology();
     sh->topo = topo;
     sh->nlev = topo->nlevels > 1 ? topo->nlevels : 0;
-    bench_inits[p->lock](sh);
+    sh->rw = p->rw_lock >= 0;
+    if (sh->rw)
+        bench_rwinits[p->rw_lock](sh, p->rw_pref);
+    else
+        bench_inits[p->lock](sh);
     return sh;
 }
 
@@ -589,6 +732,8 @@ static void bench_thread_setup_(thread_t *t, const params_t *p, int run,
         t->noncs_range = (uint32_t)llround(2.0 * iters) + 1;
     }
     t->sample_mask = p->sample_every - 1;
+    /* P% of 2^32 (100%: every draw, 0%: none) */
+    t->read_below = (uint64_t)llround(p->read_percent / 100.0 * 4294967296.0);
     t->samples = xaligned(64, sizeof(uint64_t) * BENCH_SAMPLE_CAP);
     t->ncpu_ids = ncpu_ids;
     if (ncpu_ids)
@@ -641,8 +786,7 @@ static __attribute__((unused)) int bench_run(const params_t *p, int run,
                 return 1;
             }
         }
-        int e = pthread_create(&th[i].tid, &attr, bench_threads[p->lock],
-                               &th[i]);
+        int e = pthread_create(&th[i].tid, &attr, bench_thread_fn(p), &th[i]);
         pthread_attr_destroy(&attr);
         if (e != 0) {
             fprintf(stderr, "clof-bench: pthread_create: %s\n", strerror(e));
@@ -672,7 +816,7 @@ static __attribute__((unused)) int bench_run(const params_t *p, int run,
             fprintf(stderr,
                     "clof-bench: %s: thread %d did not stop within %.0f s "
                     "after the end of the run (lost wake-up or deadlock?)\n",
-                    bench_lock_names[p->lock], i, p->join_timeout_s);
+                    p->lock_name, i, p->join_timeout_s);
             return 1;
         }
     }
@@ -684,9 +828,23 @@ static __attribute__((unused)) int bench_run(const params_t *p, int run,
 #ifdef CLOF_BENCH_SIM
 static sim_profile_t bench_prof;
 
+/* The watchdog of a simulated run: a run stops at an acquisition (the
+ * --sim-ops'th, or the first after --duration), so a lock under which no
+ * thread completes one (a livelock in the model's deterministic timing)
+ * would run forever.  After --sim-wall seconds of wall time: one message,
+ * exit 1. */
+static char bench_sim_wall_msg[512];
+static void bench_sim_alarm(int sig)
+{
+    (void)sig;
+    ssize_t w = write(2, bench_sim_wall_msg, strlen(bench_sim_wall_msg));
+    (void)w;
+    _exit(1);
+}
+
 static void bench_sim_entry(void *arg)
 {
-    (void)bench_threads[bsim.lock](arg);
+    (void)bsim.entry(arg);
 }
 
 /* One simulated run: the threads are fibers on the profile's cpus (by the
@@ -718,18 +876,26 @@ static int bench_run_sim(const params_t *p, int run, result_t *r)
     bsim.cpus = cpus;
     bsim.th = th;
     bsim.T = T;
-    bsim.lock = p->lock;
+    bsim.entry = bench_thread_fn(p);
     bsim.target = p->sim_ops;
     bsim.end_ns = p->duration_s * 1e9;
     bsim.per_thread = calloc((size_t)T, sizeof(uint64_t));
     char err[512];
     uint64_t w0 = bench_now_ns();
+    snprintf(bench_sim_wall_msg, sizeof bench_sim_wall_msg,
+             "clof-bench: %s: the simulated run did not finish within "
+             "--sim-wall %u s of wall time (no acquisition completes: a "
+             "livelock or starvation in the model?)\n",
+             p->lock_name, p->sim_wall_s);
+    signal(SIGALRM, bench_sim_alarm);
+    alarm(p->sim_wall_s);
     int rc = sim_run(&bench_prof, T, cpus, bench_sim_entry, args,
                      p->seed * 1000003u + (uint64_t)run, err, sizeof err);
+    alarm(0);
     bsim.wall_s = (double)(bench_now_ns() - w0) / 1e9;
     free(args);
     if (rc != 0) {
-        fprintf(stderr, "clof-bench: %s: %s\n", bench_lock_names[p->lock], err);
+        fprintf(stderr, "clof-bench: %s: %s\n", p->lock_name, err);
         return 1;
     }
     r->per_thread = bsim.per_thread;
@@ -779,9 +945,13 @@ static void print_human(const params_t *p, const result_t *r)
         snprintf(same, sizeof same, "-");
     printf("%-12s T=%-3d %10.3f Mops/s  rstd %.3f  p50 %6s ns  p99 %8s ns  "
            "handovers/op %.3f  same-cpu %s",
-           bench_lock_names[p->lock], p->threads, r->ops_per_s / 1e6, r->rstd,
+           p->lock_name, p->threads, r->ops_per_s / 1e6, r->rstd,
            p50, p99,
            r->total ? (double)r->handovers / (double)r->total : 0.0, same);
+    if (p->rw_lock >= 0)
+        printf("  reads %g%% (%s pref; %llu reads, %llu writes)",
+               p->read_percent, bench_rw_pref_names[p->rw_pref],
+               (unsigned long long)r->reads, (unsigned long long)r->writes);
     const clof_topology_t *t = clof_topology();
     if (t->nlevels > 1) {
         printf("  local:");
@@ -884,7 +1054,17 @@ static void print_json(const params_t *p, int run, const result_t *r)
 {
     FILE *f = stdout;
     fputs("{\"lock\":", f);
-    bench_json_str(f, bench_lock_names[p->lock]);
+    bench_json_str(f, p->lock_name);
+    if (p->rw_lock >= 0) {
+        /* RW locks: the requested share of reads, the preference, and
+         * what the run did (acquisitions of each kind, whole run) */
+        fputs(",\"read_percent\":", f);
+        bench_json_num(f, p->read_percent);
+        fputs(",\"rw_pref\":", f);
+        bench_json_str(f, bench_rw_pref_names[p->rw_pref]);
+        fprintf(f, ",\"reads\":%llu,\"writes\":%llu",
+                (unsigned long long)r->reads, (unsigned long long)r->writes);
+    }
     fprintf(f, ",\"threads\":%d,\"duration_s\":", p->threads);
     bench_json_num(f, r->duration_s);
     fputs(",\"ops\":", f);
@@ -975,17 +1155,25 @@ static void print_json(const params_t *p, int run, const result_t *r)
 static void usage(FILE *f)
 {
     fputs(
-        "usage: clof-bench --list\n"
+        "usage: clof-bench --list | --list-rw\n"
         "       clof-bench --lock NAME --threads N --duration SECONDS\n"
+        "                  [--read-percent P] [--rw-pref PREF]\n"
         "                  [--cs-lines K] [--non-cs NS] [--non-cs-fixed] [--pin]\n"
         "                  [--seed S] [--repeat R] [--sample-every N]\n"
         "                  [--label TEXT] [--json]\n"
         "                  [--emulate SHAPE | --topology FILE | --simulate PROFILE]\n"
         "                  [--placement packed|spread|linear] [--levels K,..]\n"
-        "                  [--sim-ops N]\n"
+        "                  [--sim-ops N] [--sim-wall S]\n"
         "\n"
         "  --list            print every lock name, one per line\n"
-        "  --lock NAME       the lock (see --list)\n"
+        "  --list-rw         print every reader-writer lock name, one per line\n"
+        "  --lock NAME       the lock (see --list and --list-rw)\n"
+        "  --read-percent P  RW locks: each acquisition is a read with\n"
+        "                    probability P% (0..100, default 90), else a\n"
+        "                    write; a read reads the --cs-lines lines, a write\n"
+        "                    reads and writes them\n"
+        "  --rw-pref PREF    RW locks: reader (default, glibc's), writer or\n"
+        "                    neutral preference (docs/rwlocks.md)\n"
         "  --threads N       threads (default 1)\n"
         "  --duration S      seconds per run, fractions allowed (default 1)\n"
         "  --cs-lines K      shared cache lines read+written in the critical\n"
@@ -1023,6 +1211,8 @@ static void usage(FILE *f)
         "  --sim-wait M      simulated waits: auto (the waiting policy's spin,\n"
         "                    yield and park when threads share cpus, else spin),\n"
         "                    spin (waiters keep their cpu), policy (always)\n"
+        "  --sim-wall S      simulated: give up (exit 1) after S seconds of wall\n"
+        "                    time (default 300; a run without progress)\n"
         "exit status: 0 ok, 1 failed run or check, 2 bad usage\n",
         f);
 }
@@ -1184,6 +1374,8 @@ int main(int argc, char **argv)
 {
     params_t p = {
         .lock = -1,
+        .rw_lock = -1,
+        .read_percent = 90,
         .threads = 1,
         .duration_s = 1.0,
         .cs_lines = 2,
@@ -1192,13 +1384,14 @@ int main(int argc, char **argv)
         .repeat = 1,
         .sample_every = 64,
         .join_timeout_s = 30,
+        .sim_wall_s = 300,
     };
     const char *lock_name = NULL;
     enum {
         O_LIST = 256, O_LOCK, O_THREADS, O_DURATION, O_CS, O_NONCS,
         O_NONCS_FIXED, O_PIN, O_JSON, O_SEED, O_REPEAT, O_SAMPLE, O_LABEL,
         O_EMULATE, O_TOPOLOGY, O_SIMULATE, O_PLACEMENT, O_HELP, O_LEVELS,
-        O_SIM_OPS, O_SIM_WAIT
+        O_SIM_OPS, O_SIM_WAIT, O_SIM_WALL, O_LIST_RW, O_READ_PERCENT, O_RW_PREF
     };
     static const struct option opts[] = {
         {"list", no_argument, 0, O_LIST},
@@ -1221,10 +1414,15 @@ int main(int argc, char **argv)
         {"levels", required_argument, 0, O_LEVELS},
         {"sim-ops", required_argument, 0, O_SIM_OPS},
         {"sim-wait", required_argument, 0, O_SIM_WAIT},
+        {"list-rw", no_argument, 0, O_LIST_RW},
+        {"sim-wall", required_argument, 0, O_SIM_WALL},
+        {"read-percent", required_argument, 0, O_READ_PERCENT},
+        {"rw-pref", required_argument, 0, O_RW_PREF},
         {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0},
     };
-    bool list = false;
+    bool list = false, list_rw = false;
+    bool read_percent_given = false, rw_pref_given = false;
     bool duration_given = false;
     bool sim_wait_given = false;
     opterr = 0;
@@ -1232,6 +1430,21 @@ int main(int argc, char **argv)
     while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (o) {
         case O_LIST: list = true; break;
+        case O_LIST_RW: list_rw = true; break;
+        case O_SIM_WALL:
+            p.sim_wall_s = (unsigned)parse_int(optarg, "--sim-wall", 1, 86400);
+            break;
+        case O_READ_PERCENT:
+            p.read_percent = parse_double(optarg, "--read-percent", 0, 100);
+            read_percent_given = true;
+            break;
+        case O_RW_PREF:
+            p.rw_pref = bench_rw_pref_find(optarg);
+            if (p.rw_pref < 0)
+                die_usage("bad --rw-pref (expected reader, writer or neutral)",
+                          optarg);
+            rw_pref_given = true;
+            break;
         case O_LOCK: lock_name = optarg; break;
         case O_THREADS:
             p.threads = (int)parse_int(optarg, "--threads", 1, BENCH_MAX_THREADS);
@@ -1304,6 +1517,11 @@ int main(int argc, char **argv)
         putchar('\n');
         return 0;
     }
+    if (list_rw) {
+        bench_rwlock_list(stdout, "\n");
+        putchar('\n');
+        return 0;
+    }
     if (p.emulate && p.topology)
         die_usage("--emulate and --topology exclude each other", NULL);
     if (p.simulate && (p.emulate || p.topology))
@@ -1371,11 +1589,30 @@ int main(int argc, char **argv)
     }
     if (!lock_name)
         die_usage("--lock NAME is required (see --list)", NULL);
-    p.lock = bench_lock_find(lock_name);
-    if (p.lock < 0) {
-        fprintf(stderr, "clof-bench: unknown lock '%s'; known locks: ",
+    p.lock_name = lock_name;
+    p.rw_lock = bench_rwlock_find(lock_name);
+    p.lock = p.rw_lock >= 0 ? -1 : bench_lock_find(lock_name);
+    if (p.lock < 0 && p.rw_lock < 0) {
+        if (read_percent_given || rw_pref_given) {
+            fprintf(stderr,
+                    "clof-bench: unknown RW lock '%s'; known RW locks: ",
+                    lock_name);
+        } else {
+            fprintf(stderr, "clof-bench: unknown lock '%s'; known locks: ",
+                    lock_name);
+            bench_lock_list(stderr, " ");
+            fputs("; known RW locks (with --read-percent P): ", stderr);
+        }
+        bench_rwlock_list(stderr, " ");
+        fputc('\n', stderr);
+        return 2;
+    }
+    if (p.lock >= 0 && (read_percent_given || rw_pref_given)) {
+        fprintf(stderr,
+                "clof-bench: --read-percent and --rw-pref need a "
+                "reader-writer lock; '%s' is a mutex.  Known RW locks: ",
                 lock_name);
-        bench_lock_list(stderr, " ");
+        bench_rwlock_list(stderr, " ");
         fputc('\n', stderr);
         return 2;
     }
@@ -1392,6 +1629,17 @@ int main(int argc, char **argv)
         return 2;                                                              \
     }
     BENCH_PEER_LOCKS(X)
+#undef X
+#define X(id, NAME)                                                            \
+    if (p.rw_lock == BENCH_RWLOCK_##id) {                                      \
+        fprintf(stderr,                                                        \
+                "clof-bench: --simulate: '%s' does not go through the clof "   \
+                "atomics shim and cannot be simulated (every clof RW lock "    \
+                "can)\n",                                                      \
+                lock_name);                                                    \
+        return 2;                                                              \
+    }
+    BENCH_RW_PEER_LOCKS(X)
 #undef X
 #endif
 

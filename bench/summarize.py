@@ -13,7 +13,10 @@ and states the machine (cpu model, cpus), the waiting policy, the
 parameters and the exact command line of the driver (its "meta" line).
 
 Records are grouped by repeat through their label ("... repeat=N"), or by
-their "run" index when there is no label.
+their "run" index when there is no label.  Reader-writer records
+(clof-bench --read-percent P) are rows of their own per read percentage,
+"LOCK (P% reads)", compared with the reference at the same percentage
+(e.g. --reference pthread-rwlock).
 """
 import argparse
 import json
@@ -45,8 +48,15 @@ def load(paths):
                 elif rec.get("failed"):
                     failed.append(rec)
                 elif "lock" in rec and "ops_per_s" in rec:
+                    if "read_percent" in rec:
+                        rec["lock"] += rw_suffix(rec)
                     runs.append(rec)
     return meta, runs, failed
+
+
+def rw_suffix(rec):
+    """the row-name suffix of an RW record: ' (90% reads)'"""
+    return " (%g%% reads)" % rec["read_percent"]
 
 
 def repeat_of(rec):
@@ -75,7 +85,9 @@ def main():
         by_rep[key + (repeat_of(r),)] = r["ops_per_s"]
     ratios = defaultdict(list)              # (lock, T) -> [ratio per repeat]
     for (lock, t, rep), v in by_rep.items():
-        ref = by_rep.get((a.reference, t, rep))
+        m = re.search(r" \([0-9.]+% reads\)$", lock)
+        ref = by_rep.get((a.reference + (m.group(0) if m and not a.reference.endswith(m.group(0))
+                                         else ""), t, rep))
         if ref:
             ratios[(lock, t)].append(v / ref)
 

@@ -8,7 +8,9 @@
  * (bench/callgrind.sh).  It also prints the wall-clock ns per pair, which is
  * not deterministic and not what callgrind.sh reports.
  *
- * The locks are the same table as clof-bench's (bench_locks.h).
+ * The locks are the same table as clof-bench's (bench_locks.h), and its
+ * reader-writer locks (bench_rwlocks.h: --lock <rw name> --rw-op read|write,
+ * a read or a write acquire+release pair; glibc's is pthread-rwlock).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "bench_locks.h"
+#include "bench_rwlocks.h"
 #include "bench_util.h"
 
 static bench_lock_u unc_lock;
@@ -49,11 +52,51 @@ static void (*const unc_runs[BENCH_NLOCKS])(uint64_t) = {
 #undef X
 };
 
+static bench_rwlock_u unc_rwlock;
+static bench_rwctx_u unc_rwctx;
+
+/* The RW locks: a read or a write pair per iteration (the lock with its
+ * default, reader, preference; a zero-filled context, reused). */
+#define UNC_RW_LOOP_(id, NAME)                                                 \
+    static __attribute__((noinline)) void unc_rloop_##id(                     \
+        bl_##id##_lock_t *l, bl_##id##_ctx_t *c, uint64_t n)                   \
+    {                                                                          \
+        for (uint64_t i = 0; i < n; i++) {                                     \
+            bl_##id##_read_acquire(l, c);                                      \
+            bl_##id##_read_release(l, c);                                      \
+        }                                                                      \
+    }                                                                          \
+    static __attribute__((noinline)) void unc_wloop_##id(                     \
+        bl_##id##_lock_t *l, bl_##id##_ctx_t *c, uint64_t n)                   \
+    {                                                                          \
+        for (uint64_t i = 0; i < n; i++) {                                     \
+            bl_##id##_write_acquire(l, c);                                     \
+            bl_##id##_write_release(l, c);                                     \
+        }                                                                      \
+    }                                                                          \
+    static void unc_rwrun_##id(uint64_t n, bool write)                         \
+    {                                                                          \
+        bl_##id##_init(&unc_rwlock.id, CLOF_RW_PREF_READER);                   \
+        if (write)                                                             \
+            unc_wloop_##id(&unc_rwlock.id, &unc_rwctx.id, n);                  \
+        else                                                                   \
+            unc_rloop_##id(&unc_rwlock.id, &unc_rwctx.id, n);                  \
+    }
+BENCH_RW_LOCKS(UNC_RW_LOOP_)
+#undef UNC_RW_LOOP_
+
+static void (*const unc_rwruns[BENCH_NRWLOCKS])(uint64_t, bool) = {
+#define X(id, NAME) unc_rwrun_##id,
+    BENCH_RW_LOCKS(X)
+#undef X
+};
+
 static void usage(FILE *f)
 {
-    fputs("usage: clof-uncontended --lock NAME --iters N\n"
-          "       clof-uncontended --list | --info\n"
-          "  --lock NAME  a lock of clof-bench --list\n"
+    fputs("usage: clof-uncontended --lock NAME --iters N [--rw-op read|write]\n"
+          "       clof-uncontended --list | --list-rw | --info\n"
+          "  --lock NAME  a lock of clof-bench --list or --list-rw\n"
+          "  --rw-op OP   RW locks: read (default) or write pairs\n"
           "  --iters N    acquire+release pairs (0 allowed: the baseline)\n"
           "  --list       every lock name, one per line\n"
           "  --info       the build: compiler and waiting policy\n",
@@ -64,11 +107,14 @@ int main(int argc, char **argv)
 {
     const char *name = NULL;
     long long iters = -1;
-    enum { O_LOCK = 256, O_ITERS, O_LIST, O_INFO, O_HELP };
+    const char *rw_op = NULL;
+    enum { O_LOCK = 256, O_ITERS, O_LIST, O_INFO, O_HELP, O_LIST_RW, O_RW_OP };
     static const struct option opts[] = {
         {"lock", required_argument, 0, O_LOCK},
         {"iters", required_argument, 0, O_ITERS},
         {"list", no_argument, 0, O_LIST},
+        {"list-rw", no_argument, 0, O_LIST_RW},
+        {"rw-op", required_argument, 0, O_RW_OP},
         {"info", no_argument, 0, O_INFO},
         {"help", no_argument, 0, O_HELP},
         {0, 0, 0, 0},
@@ -92,6 +138,19 @@ int main(int argc, char **argv)
             bench_lock_list(stdout, "\n");
             putchar('\n');
             return 0;
+        case O_LIST_RW:
+            bench_rwlock_list(stdout, "\n");
+            putchar('\n');
+            return 0;
+        case O_RW_OP:
+            rw_op = optarg;
+            if (strcmp(rw_op, "read") != 0 && strcmp(rw_op, "write") != 0) {
+                fprintf(stderr,
+                        "clof-uncontended: bad --rw-op '%s' (read or write)\n",
+                        rw_op);
+                return 2;
+            }
+            break;
         case O_INFO:
             printf("compiler=%s\nwait_policy=%s\nclof_version=%s\n",
                    BENCH_COMPILER, BENCH_WAIT_POLICY, CLOF_VERSION_STRING);
@@ -108,18 +167,30 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    int idx = bench_lock_find(name);
-    if (idx < 0) {
+    int rw = bench_rwlock_find(name);
+    int idx = rw >= 0 ? -1 : bench_lock_find(name);
+    if (idx < 0 && rw < 0) {
         fprintf(stderr, "clof-uncontended: unknown lock '%s'; known locks: ",
                 name);
         bench_lock_list(stderr, " ");
+        fputs("; known RW locks: ", stderr);
+        bench_rwlock_list(stderr, " ");
         fputc('\n', stderr);
         return 2;
     }
+    if (idx >= 0 && rw_op) {
+        fprintf(stderr, "clof-uncontended: --rw-op: '%s' is a mutex\n", name);
+        return 2;
+    }
+    bool write = rw_op && strcmp(rw_op, "write") == 0;
     uint64_t t0 = bench_now_ns();
-    unc_runs[idx]((uint64_t)iters);
+    if (rw >= 0)
+        unc_rwruns[rw]((uint64_t)iters, write);
+    else
+        unc_runs[idx]((uint64_t)iters);
     uint64_t t1 = bench_now_ns();
-    printf("%s iters=%lld ns/pair=%.2f (wall clock, not deterministic)\n",
-           name, iters, iters ? (double)(t1 - t0) / (double)iters : 0.0);
+    printf("%s%s iters=%lld ns/pair=%.2f (wall clock, not deterministic)\n",
+           name, rw < 0 ? "" : write ? " write" : " read", iters,
+           iters ? (double)(t1 - t0) / (double)iters : 0.0);
     return 0;
 }

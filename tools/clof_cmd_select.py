@@ -9,6 +9,8 @@
                 [--cs-lines K] [--non-cs NS] [--placement packed|spread|linear]
                 [--topology FILE | --emulate SHAPE | --simulate PROFILE] [--sysfs ROOT]
                 [--seed N] [--no-report] [--no-artifacts] [--quiet]
+    clof select --rw [--read-percent P] [--rw-pref PREF] [--rw-locks LIST] ...
+                (reader-writer locks: tools/clof_select_rw.py)
 
 1. The hierarchy: this machine's (sysfs), a file (--topology) or an
    emulated machine (--emulate).  When the machine shows one level only
@@ -129,6 +131,16 @@ def add_arguments(p):
                         "build tree is up to date, else it compiles the preload library)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     clof_common.add_topology_flags(p)
+    # reader-writer locks: tools/clof_select_rw.py
+    g = p.add_argument_group("reader-writer locks (clof select --rw)")
+    g.add_argument("--rw", action="store_true",
+                   help="rank the RW locks (clof-bench --list-rw) instead of the mutexes")
+    g.add_argument("--read-percent", type=float, default=90, metavar="P",
+                   help="--rw: share of read acquisitions in %% (default 90)")
+    g.add_argument("--rw-pref", choices=("reader", "writer", "neutral"), default="reader",
+                   help="--rw: the locks' preference (default reader, glibc's)")
+    g.add_argument("--rw-locks", metavar="LIST",
+                   help="--rw: the RW locks to rank (default: every one)")
 
 
 def die(msg):
@@ -435,6 +447,9 @@ def run_leveldb(ctx, args, lock, threads, env_topo, label, seed):
 # ---- main -----------------------------------------------------------------------------
 
 def main(args, ctx):
+    if args.rw:
+        import clof_select_rw
+        return clof_select_rw.main(args, ctx)
     t_start = time.time()
     if args.duration <= 0:
         die("--duration: must be positive, got %g" % args.duration)

@@ -1,0 +1,256 @@
+# SPDX-License-Identifier: MIT
+"""clof select --rw: rank the reader-writer locks for a read percentage
+(docs/rwlocks.md "Measuring"; issue 20).
+
+    clof select --rw [--read-percent P] [--rw-pref reader|writer|neutral]
+                [--rw-locks LIST] [--threads ..] [--runs R] [--duration S]
+                [--weights ..] [--normalize ..] [--pick lc|hc]
+                [--topology FILE | --emulate SHAPE | --simulate PROFILE] [--out DIR]
+
+The candidates are the RW locks of clof-bench --list-rw (glibc's
+pthread-rwlock is the baseline; it cannot be simulated and is left out with
+--simulate), each run as clof-bench --lock L --read-percent P --rw-pref
+PREF at every thread count, interleaved as the mutex selection runs them;
+the same hierarchy rules (a one-level machine runs on the emulated
+DEFAULT_EMULATE) and the same ranking (clof_rank: HC-best, LC-best,
+worst).  Written to DIR (default RESULTS/rwselect-YYYYmmdd-HHMMSS):
+results.jsonl, ranking.json, ranking.txt, params.json and clof-best.env
+(CLOF_RWLOCK=<picked> for the preload library).  No report, heatmap or
+generated header: those are the mutex selection's.
+"""
+
+import datetime
+import json
+import os
+import random
+import shlex
+import subprocess
+import sys
+import time
+
+import clof_rank
+
+CMD = "select"
+
+
+def die(msg):
+    sys.stderr.write("clof %s: %s\n" % (CMD, msg))
+    sys.exit(2)
+
+
+def rw_list(ctx):
+    r = subprocess.run([ctx.helper("clof-bench"), "--list-rw"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        die("clof-bench --list-rw failed: %s" % r.stderr.strip())
+    return r.stdout.split()
+
+
+def preload_rw_name(lock):
+    """the CLOF_RWLOCK name of a clof-bench RW lock name"""
+    return "glibc" if lock == "pthread-rwlock" else lock
+
+
+def main(args, ctx):
+    import clof_cmd_select as sel  # its hierarchy, thread and progress helpers
+    t_start = time.time()
+    if args.duration <= 0:
+        die("--duration: must be positive, got %g" % args.duration)
+    if args.runs < 1:
+        die("--runs: must be at least 1, got %d" % args.runs)
+    if not (0 <= args.read_percent <= 100):
+        die("--read-percent: expected 0..100, got %g" % args.read_percent)
+    if args.simulate and (args.topology or args.emulate):
+        die("--simulate takes its hierarchy from the profile: no --topology/--emulate with it")
+    if args.workload != "bench":
+        die("--rw runs clof-bench only (not --workload %s)" % args.workload)
+
+    known = rw_list(ctx)
+    if args.rw_locks:
+        cands = []
+        for x in args.rw_locks.split(","):
+            x = x.strip()
+            if x not in known:
+                die("--rw-locks: unknown RW lock '%s'; known RW locks: %s" % (x, " ".join(known)))
+            if x not in cands:
+                cands.append(x)
+    else:
+        cands = [x for x in known if x != "pthread-rwlock"]
+    baselines = [] if args.simulate or "pthread-rwlock" in cands else ["pthread-rwlock"]
+    if args.simulate:
+        off = [x for x in cands if x == "pthread-rwlock"]
+        cands = [x for x in cands if x not in off]
+        if off and not args.quiet:
+            sys.stderr.write("clof select: pthread-rwlock cannot be simulated (glibc's, not "
+                             "built on clof's atomics shim): left out\n")
+    if not cands:
+        die("--rw-locks: no RW lock left to rank")
+
+    note = ""
+    if args.simulate:
+        rec = sel.preflight(ctx, ["--simulate", args.simulate])
+        topo = rec.get("topology", {})
+        h = {"source": "simulated", "origin": args.simulate, "emulated": False,
+             "ncpus": topo.get("cpus", 0), "levels": [{"kind": k} for k in topo.get("levels", [])]}
+    else:
+        h, note = sel.choose_hierarchy(ctx, args)
+    levels, dropped = sel.choose_levels(h, args.levels)
+    threads = sel.parse_threads(args.threads) if args.threads else \
+        sel.default_threads(h["ncpus"] or os.cpu_count() or 1)
+    user_w = None
+    if args.weights:
+        try:
+            user_w = clof_rank.base_weights(threads, clof_rank.parse_weights(args.weights))
+        except ValueError as e:
+            die("--weights: %s" % e)
+
+    out = args.out or os.path.join(ctx.results_dir(), "rwselect-" + time.strftime("%Y%m%d-%H%M%S"))
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        die("--out %s: %s" % (out, e.strerror))
+    out = os.path.abspath(out)
+    env_topo = {}
+    if args.simulate:
+        topo_flags = ["--simulate", args.simulate, "--placement", args.placement]
+        if len(levels) < len(h["levels"]):
+            topo_flags += ["--levels", ",".join(levels[:-1]) or "system"]
+    else:
+        topo_path = os.path.join(out, "hierarchy.topo")
+        sel.hierarchy_file(h, levels, topo_path, ctx)
+        if h.get("emulated"):
+            topo_flags = ["--emulate", topo_path, "--placement", args.placement]
+            env_topo = {"CLOF_EMULATE": topo_path, "CLOF_EMULATE_ASSIGN": args.placement}
+        else:
+            topo_flags = ["--topology", topo_path]
+            env_topo = {"CLOF_TOPOLOGY": topo_path}
+        sel.preflight(ctx, topo_flags)
+    rw_flags = ["--read-percent", "%g" % args.read_percent, "--rw-pref", args.rw_pref]
+
+    locks = cands + baselines
+    total = len(locks) * len(threads) * args.runs
+    params = {
+        "command": "clof select " + " ".join(map(shlex.quote, sys.argv[2:])),
+        "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S"),
+        "machine": sel.machine_info(),
+        "hierarchy": {"source": h["source"], "origin": h["origin"],
+                      "emulated": bool(h.get("emulated")), "levels": levels,
+                      "levels_dropped": dropped, "note": note},
+        "rw": True, "read_percent": args.read_percent, "rw_pref": args.rw_pref,
+        "candidates": cands, "baselines": baselines,
+        "threads": threads, "duration_s": args.duration, "runs": args.runs,
+        "cs_lines": args.cs_lines, "non_cs_ns": args.non_cs,
+        "placement": args.placement if h.get("emulated") or args.simulate else None,
+        "seed": args.seed, "simulate": args.simulate,
+        "policy": {"weights": args.weights, "normalize": args.normalize, "pick": args.pick},
+        "loadavg_1min_before": sel.loadavg(),
+    }
+    say = (lambda s: None) if args.quiet else (lambda s: sys.stderr.write("clof select: " + s + "\n"))
+    if note:
+        say(note)
+    say("%d RW locks + %d baselines at %g%% reads (%s preference) over %s (%s %s), threads %s, "
+        "%d runs of %gs: %d runs -> %s"
+        % (len(cands), len(baselines), args.read_percent, args.rw_pref, ",".join(levels),
+           h["source"], h["origin"], ",".join(map(str, threads)), args.runs, args.duration,
+           total, out))
+
+    rng = random.Random(args.seed)
+    prog = sel.Progress(total, args.quiet)
+    failures, records = [], []
+    with open(os.path.join(out, "results.jsonl"), "w") as rf:
+        for r in range(args.runs):
+            for t in threads:
+                order = list(locks)
+                rng.shuffle(order)
+                for lk in order:
+                    label = "select run=%d" % r
+                    rec, err = sel.run_bench(ctx, args, lk, t, topo_flags + rw_flags, label,
+                                             args.seed * 1000 + r)
+                    if rec is not None:
+                        if err is None and rec.get("read_percent") != args.read_percent:
+                            err = "the record says read_percent %s" % rec.get("read_percent")
+                        rec["select_run"] = r
+                        if err:
+                            rec["failed"] = err
+                            rec.pop("ops_per_s", None)
+                        rf.write(json.dumps(rec, sort_keys=True) + "\n")
+                        rf.flush()
+                        records.append(rec)
+                    if err:
+                        failures.append({"lock": lk, "threads": t, "run": r, "error": err})
+                    prog.step("%s t=%d" % (lk, t))
+    params["loadavg_1min_after"] = sel.loadavg()
+    params["failures"] = failures
+
+    table = clof_rank.aggregate([x for x in records if "failed" not in x])
+    rk = clof_rank.rank(table, threads, cands, user_weights=user_w, normalize=args.normalize,
+                        extra=baselines)
+    rk["table"] = {lk: {str(t): v for t, v in byt.items()} for lk, byt in table.items()}
+    rk["candidates"], rk["baselines"], rk["pick"] = cands, baselines, args.pick
+    rk["read_percent"], rk["rw_pref"] = args.read_percent, args.rw_pref
+    picked = rk[args.pick + "_best"]
+    rk["picked"] = picked
+    with open(os.path.join(out, "ranking.json"), "w") as f:
+        json.dump(rk, f, indent=1, sort_keys=True)
+    text = ranking_text(rk, params, h)
+    with open(os.path.join(out, "ranking.txt"), "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
+    if picked and not args.simulate:
+        with open(os.path.join(out, "clof-best.env"), "w") as f:
+            f.write("# the selected rwlock for libclof-preload.so at %g%% reads\n"
+                    % args.read_percent)
+            f.write("CLOF_RWLOCK=%s\n" % preload_rw_name(picked))
+            for k, v in env_topo.items():
+                f.write("%s=%s\n" % (k, v))
+    params["wall_s"] = round(time.time() - t_start, 1)
+    with open(os.path.join(out, "params.json"), "w") as f:
+        json.dump(params, f, indent=1, sort_keys=True)
+    if failures:
+        sys.stderr.write("clof select: %d runs failed (see %s): %s\n" % (
+            len(failures), os.path.join(out, "params.json"),
+            "; ".join("%s t=%d: %s" % (x["lock"], x["threads"], x["error"][:120])
+                      for x in failures[:3])))
+        return 1
+    return 0 if picked else 1
+
+
+def ranking_text(rk, params, h):
+    th = rk["threads"]
+    lines = ["clof select --rw: %d RW locks at %g%% reads (%s preference) over %s (%s %s%s), "
+             "threads %s, %d runs of %gs (median)"
+             % (len(rk["candidates"]), rk["read_percent"], rk["rw_pref"],
+                ",".join(params["hierarchy"]["levels"]), h["source"], h["origin"],
+                ", EMULATED" if h.get("emulated") else
+                (", SIMULATED" if params["simulate"] else ""),
+                ",".join(map(str, th)), params["runs"], params["duration_s"])]
+    lines += clof_rank.weights_text(rk)
+    lines.append("load average (1 min) before %s, after %s" % (
+        params.get("loadavg_1min_before"), params.get("loadavg_1min_after")))
+    lines.append("")
+    marks = {}
+    for key, tag in (("hc_best", "HC-best"), ("lc_best", "LC-best"), ("worst", "worst")):
+        if rk[key]:
+            marks.setdefault(rk[key], []).append(tag)
+    w = max([len(x) for x in rk["candidates"] + rk["baselines"]] + [4])
+    lines.append("%-*s %7s %7s " % (w, "lock", "HC", "LC") +
+                 " ".join("%10s" % ("t=%d" % t) for t in th) + "   (Mops/s, median)")
+
+    def row(lk):
+        sc = rk["scores"][lk]
+        tp = rk["table"].get(lk, {})
+        cells = " ".join("%10s" % ("%.3f" % (tp[str(t)] / 1e6) if tp.get(str(t)) else "-")
+                         for t in th)
+        return "%-*s %7.3f %7.3f %s  %s" % (w, lk, sc["hc"], sc["lc"], cells,
+                                            ", ".join(marks.get(lk, [])))
+    for lk in rk["order"]["hc"]:
+        lines.append(row(lk))
+    if rk["baselines"]:
+        lines.append("baselines:")
+        for lk in rk["baselines"]:
+            lines.append(row(lk))
+    if rk["incomplete"]:
+        lines.append("not ranked (a run failed): " + " ".join(rk["incomplete"]))
+    lines.append("")
+    lines.append("HC-best: %s   LC-best: %s   worst: %s" % (rk["hc_best"], rk["lc_best"], rk["worst"]))
+    return "\n".join(lines) + "\n"
