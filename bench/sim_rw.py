@@ -7,7 +7,7 @@
                     [--read-percents 50,90,99,100] [--prefs reader,writer,neutral]
                     [--locks LIST (default: every clof-bench --list-rw name that
                     can be simulated)] [--sim-ops N] [--seeds 1,2,3]
-                    [--cs-lines K] [--non-cs NS] [--out DIR]
+                    [--cs-lines K] [--non-cs NS] [--sim-wall S] [--jobs N] [--out DIR]
 
 Each (lock, preference, read percent) is run once per seed with
 clof-bench --simulate PROFILE --lock L --rw-pref PREF --read-percent P
@@ -24,6 +24,7 @@ and docs/perf.md show it), also printed.
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import shlex
@@ -76,6 +77,11 @@ def main():
     p.add_argument("--sim-wall", type=int, default=60,
                    help="wall seconds before a run that makes no progress is given up "
                         "(clof-bench --sim-wall; default 60)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="runs at a time (default 1; the figures do not depend on it)")
+    p.add_argument("--from-runs", metavar="FILE",
+                   help="make the table from the runs.jsonl of an earlier run instead of "
+                        "simulating (same options)")
     p.add_argument("--out", default=None)
     a = p.parse_args()
     out = a.out or os.path.join(os.environ.get("CLOF_RESULTS") or
@@ -101,25 +107,44 @@ def main():
     res = {}  # (lock, pref, rp) -> [ops/s per seed]
     stuck = set()  # runs without progress
     walls = []
-    with open(os.path.join(out, "runs.jsonl"), "w") as f:
-        for pref in prefs:
-            for lock in locks:
-                for rp in rps:
-                    for s in seeds:
-                        rec = run(a.bindir, a, lock, pref, rp, s)
-                        if rec is None:
-                            f.write(json.dumps({"lock": lock, "rw_pref": pref,
-                                                "read_percent": rp, "seed": s,
-                                                "failed": "no progress (livelock in the "
-                                                          "model)"}) + "\n")
-                            stuck.add((lock, pref, rp))
-                            res.setdefault((lock, pref, rp), []).append(0.0)
-                            break  # the other seeds would not do better
-                        f.write(json.dumps(rec) + "\n")
-                        f.flush()
-                        res.setdefault((lock, pref, rp), []).append(rec["ops_per_s"])
-                        walls.append(rec["sim"]["wall_s"])
-                        last = rec
+    jobs = [(lock, pref, rp, s) for pref in prefs for lock in locks for rp in rps
+            for s in seeds]
+    if a.from_runs:
+        # the table again from an earlier run's records (no simulation)
+        have = {}
+        with open(a.from_runs) as f:
+            for line in f:
+                x = json.loads(line)
+                have[(x["lock"], x["rw_pref"], x["read_percent"],
+                      x.get("seed", x.get("params", {}).get("seed")))] = \
+                    None if "failed" in x else x
+        missing = [j for j in jobs if j not in have]
+        if missing:
+            sys.exit("sim_rw: %s has no run of %s" % (a.from_runs, missing[0]))
+        recs = [have[j] for j in jobs]
+    else:
+        # simulated figures do not depend on the host's load: runs may overlap
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+            recs = list(ex.map(lambda j: run(a.bindir, a, *j), jobs))
+    last = None
+    runs_path = os.path.join(out, "runs.jsonl")
+    if a.from_runs and os.path.abspath(a.from_runs) == os.path.abspath(runs_path):
+        runs_path = os.devnull
+    with open(runs_path, "w") as f:
+        for (lock, pref, rp, s), rec in zip(jobs, recs):
+            if rec is None:
+                f.write(json.dumps({"lock": lock, "rw_pref": pref, "read_percent": rp,
+                                    "seed": s, "failed": "no progress (livelock in the "
+                                                         "model)"}) + "\n")
+                stuck.add((lock, pref, rp))
+                res.setdefault((lock, pref, rp), []).append(0.0)
+                continue
+            f.write(json.dumps(rec) + "\n")
+            res.setdefault((lock, pref, rp), []).append(rec["ops_per_s"])
+            walls.append(rec["sim"]["wall_s"])
+            last = rec
+    if last is None:
+        sys.exit("sim_rw: no run made progress")
     wall = time.time() - t0
     med = {k: statistics.median(v) for k, v in res.items()}
 
@@ -148,7 +173,8 @@ def main():
                 v = med[(lock, pref, rp)]
                 ref = med[("rw-central", pref, rp)]
                 if (lock, pref, rp) in stuck:
-                    cells.append("no progress")
+                    n0 = res[(lock, pref, rp)].count(0.0)
+                    cells.append("no progress (%d of %d seeds)" % (n0, len(seeds)))
                     continue
                 cells.append("%.3f (%.2f)" % (v / 1e6, v / ref if ref else float("nan")))
             L.append("| `%s` | %s |" % (lock, " | ".join(cells)))
@@ -163,6 +189,8 @@ def main():
             ref = med[("rw-central", pref, rp)]
             cand = [l for l in locks if numa_aware(l) and (l, pref, rp) not in stuck]
             if not cand or not ref:
+                L.append("- %s preference, %g%% reads: no NUMA-aware lock completed a run "
+                         "(goal >= %gx: NOT met)" % (pref, rp, goal))
                 continue
             best = max(cand, key=lambda l: med[(l, pref, rp)])
             r = med[(best, pref, rp)] / ref
@@ -177,8 +205,12 @@ def main():
                  % ("; ".join("%s %s %g%%" % k for k in sorted(stuck)), a.sim_wall))
     L.append("")
     walls = walls or [0.0]
-    L.append("simulation: %d runs, %.0f s wall (simulator alone: median %.3f s, max %.3f s "
-             "per run)" % (len(walls), wall, sorted(walls)[len(walls) // 2], max(walls)))
+    if a.from_runs:
+        L.append("(table made from %s; simulator alone: median %.3f s, max %.3f s per run)"
+                 % (a.from_runs, sorted(walls)[len(walls) // 2], max(walls)))
+    else:
+        L.append("simulation: %d runs, %.0f s wall (simulator alone: median %.3f s, max %.3f s "
+                 "per run)" % (len(walls), wall, sorted(walls)[len(walls) // 2], max(walls)))
     text = "\n".join(L) + "\n"
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write(text)
