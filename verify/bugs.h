@@ -54,6 +54,13 @@ static const vc_bug_t vc_bugs[] = {
      "and the writer each miss the other); caught under TSO at once (the C11 "
      "search takes minutes: not in CI); no Relacy client",
      VC_STORE, VC_SEQ, VC_REL, NULL, "clof_rw_writer_enter_until_", 1},
+    {"bravo-rbias-relaxed", "rw.bravo.cohort.wp",
+     "BRAVO whose slow reader biases the lock again (rbias = 1) with a relaxed "
+     "store: a fast reader that finds the bias is not ordered after the last "
+     "writer's section and reads stale data (the shipped bug until "
+     "2026-11-25); caught under C11 at once, after the shipped client's 3-minute "
+     "C11 run (not in CI); no Relacy client",
+     VC_STORE, VC_REL, VC_RLX, NULL, "clof_bravo_read_slow_done_", 1},
     {"cr-passive-rlx", "cr.mcs",
      "cr: whose passive thread joins `npassive` with a relaxed increment (the "
      "Dekker pair with the release's decrement of `active` is gone: the idle "

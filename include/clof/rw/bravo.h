@@ -53,9 +53,15 @@
  * Dekker pair -- either the reader sees the revocation (and leaves the slot)
  * or the writer sees the slot (and waits for it).  Clearing a slot is a
  * waking write (release): the fast reader's section happens before the
- * writer's seq_cst (acquire) read of the cleared slot.  rbias = 1 is
- * relaxed: it is written by a reader holding B, and the next writer holds B
- * after that reader's release (B orders it); `draining` is raised before
+ * writer's seq_cst (acquire) read of the cleared slot.  rbias = 1 is a
+ * release store, read by the fast reader's seq_cst (acquire) re-read: the
+ * one who biases the lock holds B (a slow reader or a writer giving up), so
+ * it has seen every earlier writer's section, and a fast reader that finds
+ * the bias must see them too -- it takes nothing else that orders it after
+ * them.  (It was relaxed, argued by "the next writer holds B after it"; the
+ * checker's C11 run of the BRAVO client found the fast reader that reads a
+ * counter older than the last write: verify/clients_rw.c, rw.bravo.cohort.wp,
+ * now in CI.)  The next writer is ordered after it by B.  `draining` is raised before
  * the waiting writer releases B and read by the next writer after it takes
  * B (B orders them; relaxed), and a writer's scan that reads a slot after
  * another writer saw the lock in it sees the lock or a later value
@@ -124,7 +130,7 @@ static inline void clof_bravo_read_slow_done_(clof_bravo_bias_t *b)
 {
     if (clof_atomic32_read_rlx(&b->rbias) == 0 &&
         clof_now_ns() >= clof_atomic64_read_rlx(&b->inhibit_until))
-        clof_atomic32_write_rlx(&b->rbias, 1);
+        clof_atomic32_write_rel(&b->rbias, 1);
 }
 
 static inline void clof_bravo_read_fast_release_(uint32_t slot)
@@ -242,7 +248,7 @@ static inline void clof_bravo_inhibit_(clof_bravo_bias_t *b, uint64_t start)
             clof_bravo_revoke_(&l->bias, l))                                   \
             return true;                                                       \
         /* fast readers inside: bias up again, for the next writer to wait */ \
-        clof_atomic32_write_rlx(&l->bias.rbias, 1);                            \
+        clof_atomic32_write_rel(&l->bias.rbias, 1);                            \
         clof_##B##_write_release(&l->base, &c->b);                             \
         return false;                                                          \
     }                                                                          \
@@ -271,7 +277,7 @@ static inline void clof_bravo_inhibit_(clof_bravo_bias_t *b, uint64_t start)
                 /* timed out with fast readers inside: bias up again under B, \
                  * or (B busy) leave `draining` raised: writers keep scanning */ \
                 if (clof_##B##_write_tryacquire(&l->base, &c->b)) {            \
-                    clof_atomic32_write_rlx(&l->bias.rbias, 1);                \
+                    clof_atomic32_write_rel(&l->bias.rbias, 1);                \
                     clof_atomic32_dec_rlx(&l->bias.draining);                  \
                     clof_##B##_write_release(&l->base, &c->b);                 \
                 }                                                              \

@@ -18,7 +18,8 @@
  *     reader:  acquire W; arrive; release W
  *     writer:  acquire W; wactive = 1; wait until the indicator is empty
  *   reader preference (C-RW-RP, §3.3)
- *     reader:  loop { arrive; if (!wactive) done; depart; wait for !wactive }
+ *     reader:  arrive; if (!wactive) done;
+ *              [try: depart, fail] wait, still arrived, for !wactive
  *     writer:  acquire W;
  *              loop { wactive = 1; if (empty) done; wactive = 0;
  *                     wait until empty }
@@ -100,11 +101,44 @@ CLOF_INLINE bool clof_rw_reader_try_(clof_rw_flag_t *f, clof_rw_ind_t *ri,
     return false;
 }
 
+/* Reader preference, by a deadline: arrive and stay arrived while the
+ * flag is up.  The paper's reader departs and retries; with the writer's
+ * loop (raise, find a reader, lower, wait for the indicator to empty) that
+ * lets both sides retreat in step for ever -- the simulator's regular
+ * timing found that livelock from two threads up (docs/rwlocks.md).  A
+ * reader that stays arrived cannot be passed that way: a writer that raises
+ * after the arrival sees it and lowers (and then waits for the indicator
+ * with the flag down), and a writer that raised before it and saw the
+ * indicator empty is inside and lowers when it leaves; either way the flag
+ * comes down and the reader enters without arriving again.  Mutual
+ * exclusion is the same Dekker pair as the first try's (arrive, then a
+ * seq_cst read of wactive that finds it even).  False, departed, when the
+ * deadline passes first. */
+CLOF_SLOW bool clof_rw_reader_wait_rp_(clof_rw_flag_t *f, clof_rw_ind_t *ri, uint32_t slot,
+                                       uint64_t deadline)
+{
+    clof_wait_t w = CLOF_WAIT_INIT;
+    clof_rw_ind_arrive(ri, slot);
+    for (;;) {
+        uint32_t seen = clof_atomic32_read(&f->wactive);
+        if ((seen & 1) == 0)
+            break;
+        if (!clof_rw_wait_change_until_(&w, &f->wactive, seen, deadline)) {
+            clof_rw_ind_depart(ri, slot);
+            return false;
+        }
+    }
+    clof_wait_end(&w);
+    return true;
+}
+
 /* Reader, reader or writer preference, by a deadline: the first attempt
  * inline, the waiting out of line. */
 CLOF_SLOW bool clof_rw_reader_wait_(clof_rw_flag_t *f, clof_rw_ind_t *ri,
                                     uint32_t slot, uint64_t deadline)
 {
+    if (f->pref == CLOF_RW_PREF_READER)
+        return clof_rw_reader_wait_rp_(f, ri, slot, deadline);
     clof_wait_t w = CLOF_WAIT_INIT;
     do {
         uint32_t seen = clof_atomic32_read_rlx(&f->wactive);
