@@ -438,8 +438,10 @@ def run_leveldb(ctx, args, lock, threads, env_topo, label, seed):
     if lock != "pthread":
         if rec.get("preloaded") is False:
             return rec, "the preload library was not active"
+        # the driver may name a composition with or without its clof: prefix
+        # (cr:clof:mcs-mcs, clof:mcs-mcs, mcs-mcs): compare without it
         want = env["CLOF_LOCK"].replace("clof:", "")
-        if want not in str(rec.get("driver_lock")):
+        if want not in str(rec.get("driver_lock")).replace("clof:", ""):
             return rec, "ran on %s, not %s" % (rec.get("driver_lock"), env["CLOF_LOCK"])
     return rec, None
 

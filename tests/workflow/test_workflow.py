@@ -288,7 +288,7 @@ class Select(unittest.TestCase):
         self.assertTrue(rec["preloaded"])
         with open(os.path.join(self.out, "ranking.json")) as f:
             picked = json.load(f)["picked"]
-        self.assertIn(picked, rec["lock"])
+        self.assertIn(picked, rec["lock"].replace("clof:", ""))  # cr:X runs as cr:clof:X
         self.assertFalse(os.path.exists(os.path.join(self.out, "libclof-best.so")))
 
 
@@ -329,7 +329,7 @@ class BestPreload(unittest.TestCase):
             rec = json.loads(r.stdout.strip().splitlines()[-1])
             self.assertEqual(rec["errors"], 0)
             self.assertTrue(rec["preloaded"])
-            self.assertIn(picked, rec["lock"])
+            self.assertIn(picked, rec["lock"].replace("clof:", ""))  # cr:X runs as cr:clof:X
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
@@ -353,7 +353,13 @@ class LevelDB(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(os.path.join(out, "results.jsonl")) as f:
                 recs = [json.loads(l) for l in f if l.strip()]
-            self.assertEqual(len(recs), 6 * 2)
+            with open(os.path.join(out, "params.json")) as f:
+                params = json.load(f)
+            # 4 compositions + 2 baselines + the cr: candidates, at threads 1, 2
+            # and the oversubscribed count select adds (2 x the cpus)
+            nlocks = 6 + len(params.get("cr_candidates", []))
+            nthreads = 2 + (1 if params.get("oversub", {}).get("added") else 0)
+            self.assertEqual(len(recs), nlocks * nthreads)
             for x in recs:
                 self.assertEqual(x["errors"], 0)
                 self.assertEqual(x["workload"], "leveldb")
@@ -361,7 +367,8 @@ class LevelDB(unittest.TestCase):
                     self.assertEqual(x["driver_lock"], "glibc")
                 else:
                     self.assertTrue(x["preloaded"])
-                    self.assertIn(x["lock"], x["driver_lock"])
+                    # cr:mcs-mcs runs as cr:clof:mcs-mcs
+                    self.assertIn(x["lock"], x["driver_lock"].replace("clof:", ""))
             self.assertTrue(os.path.isfile(os.path.join(out, "report.html")))
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
