@@ -446,6 +446,18 @@ def run_leveldb(ctx, args, lock, threads, env_topo, label, seed):
     return rec, None
 
 
+def exit_status(failures, picked, out):
+    """select's exit status (0: a pick and no failed run), saying the first
+    failed runs on stderr (also used by clof_select_rw.py)"""
+    if failures:
+        sys.stderr.write("clof select: %d runs failed (see %s): %s\n" % (
+            len(failures), os.path.join(out, "params.json"),
+            "; ".join("%s t=%d: %s" % (x["lock"], x["threads"], x["error"][:120])
+                      for x in failures[:3])))
+        return 1
+    return 0 if picked else 1
+
+
 # ---- main -----------------------------------------------------------------------------
 
 def main(args, ctx):
@@ -708,13 +720,7 @@ def main(args, ctx):
         with open(os.path.join(out, "params.json"), "w") as f:
             json.dump(params, f, indent=1, sort_keys=True)
         say("report: %s (and report.html)" % os.path.join(out, "report.md"))
-    if failures:
-        sys.stderr.write("clof select: %d runs failed (see %s): %s\n" % (
-            len(failures), os.path.join(out, "params.json"),
-            "; ".join("%s t=%d: %s" % (x["lock"], x["threads"], x["error"][:120])
-                      for x in failures[:3])))
-        return 1
-    return 0 if picked else 1
+    return exit_status(failures, picked, out)
 
 
 def heatmap(ctx, args, out):

@@ -206,13 +206,7 @@ def main(args, ctx):
     params["wall_s"] = round(time.time() - t_start, 1)
     with open(os.path.join(out, "params.json"), "w") as f:
         json.dump(params, f, indent=1, sort_keys=True)
-    if failures:
-        sys.stderr.write("clof select: %d runs failed (see %s): %s\n" % (
-            len(failures), os.path.join(out, "params.json"),
-            "; ".join("%s t=%d: %s" % (x["lock"], x["threads"], x["error"][:120])
-                      for x in failures[:3])))
-        return 1
-    return 0 if picked else 1
+    return sel.exit_status(failures, picked, out)
 
 
 def ranking_text(rk, params, h):
