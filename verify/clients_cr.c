@@ -17,9 +17,25 @@
  * live thread blocked, which the checker reports (vc.c).  With
  * clof-verify-park (VC_PARK_MODE) the waits are the production policy's
  * futex parks.
+ *
+ * NUMA-aware admission (the passive queue is a CNA lock, cr.h): every
+ * client runs on the emulated machine "numa:2,cache:2,core:2" (the one
+ * clients_numa.c installs as the process topology; CNA reads it), each
+ * thread on its own virtual cpu.  With 3 threads at most two are passive
+ * at once, so the queue never has a thread to pass over; `cr.mcs.numa`
+ * has 4 threads on 2 nodes (T0, T2 on node 0; T1, T3 on node 1), where
+ * T2, admitted, passes over T3 (node 1) to T0 (node 0), and the checker
+ * covers that path too: the CNA hand-over with a secondary queue, its
+ * flush (CNA count 2), under the layer.  `cr-witness.numa-bypass`, the
+ * same client whose final check says "no admission passed over a thread
+ * of another node", must fail: the path is reached (CI: --check-expected).
  */
 #define CLOF_CR_CPUS() 1u
 #define CLOF_CR_ADMIT_EVERY 2u
+#define CLOF_CNA_COUNT 2u /* the passive queue's local streak (default 256) */
+static int cr_bypassed; /* an admission passed over another node's thread */
+#define CLOF_CR_ON_HEAD(s, bypassed)                                           \
+    ((void)(s), (bypassed) ? (void)(cr_bypassed = 1) : (void)0)
 #include "clients.h"
 
 #include <clof/compose.h>
@@ -37,6 +53,33 @@ static void cr_final(void *arg)
     vc_assert(vc_acquired >= 4, "an acquisition went missing");
 }
 
+/* The process topology (the passive queue's CNA reads it): the machine of
+ * clients_numa.c, so that the families agree whichever runs first. */
+static bool cr_machine_ready;
+static void cr_machine(void)
+{
+    if (cr_machine_ready)
+        return;
+    clof_topo_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.emulate = "numa:2,cache:2,core:2";
+    o.flags = CLOF_TOPO_NO_ENV | CLOF_TOPO_QUIET;
+    clof_topo_error_t err;
+    if (clof_topology_install(&o, &err) != 0) {
+        fprintf(stderr, "clof-verify: topology: %s\n", err.msg);
+        exit(2);
+    }
+    cr_machine_ready = true;
+}
+/* 3 threads: T0, T1 on node 0, T2 on node 1; 4 threads: T0, T2 on node 0,
+ * T1, T3 on node 1 */
+static const int32_t cr_cpus3[3] = {0, 1, 4};
+VC_RESUME_CPUS(cr_resume3, cr_cpus3)
+#if !defined(VC_PARK_MODE)
+static const int32_t cr_cpus4[4] = {0, 4, 1, 5};
+VC_RESUME_CPUS(cr_resume4, cr_cpus4)
+#endif
+
 static void cr_name_state(clof_cr_t *s)
 {
     vc_name(&s->releases, sizeof s->releases, "cr.releases");
@@ -52,11 +95,13 @@ static void cr_name_state(clof_cr_t *s)
 
 CLOF_CR_LOCK(cr_mcs, mcs)
 static clof_cr_mcs_t crm_lock;
-static clof_cr_mcs_ctx_t crm_ctx[3];
+static clof_cr_mcs_ctx_t crm_ctx[4];
 
 static void crm_setup(void *arg)
 {
     (void)arg;
+    cr_machine();
+    cr_bypassed = 0;
     memset(&crm_lock, 0, sizeof crm_lock);
     memset(crm_ctx, 0, sizeof crm_ctx);
     clof_cr_mcs_init(&crm_lock);
@@ -66,6 +111,7 @@ static void crm_setup(void *arg)
     vc_name(&crm_ctx[0], sizeof crm_ctx[0], "ctx0");
     vc_name(&crm_ctx[1], sizeof crm_ctx[1], "ctx1");
     vc_name(&crm_ctx[2], sizeof crm_ctx[2], "ctx2");
+    vc_name(&crm_ctx[3], sizeof crm_ctx[3], "ctx3");
 }
 
 static void crm_thread(void *arg, int t)
@@ -83,6 +129,34 @@ static void crm_thread(void *arg, int t)
 }
 
 #if !defined(VC_PARK_MODE)
+/* 4 threads on 2 nodes: T0 twice, the others once, no tryacquire (not in
+ * clof-verify-park: 457 k executions, 24 s under C11 at bound 1; the
+ * 3-thread client checks the parks of the layer and of its CNA queue) */
+static void crm4_thread(void *arg, int t)
+{
+    (void)arg;
+    for (int i = 0; i < (t == 0 ? 2 : 1); i++) {
+        clof_cr_mcs_acquire(&crm_lock, &crm_ctx[t]);
+        vc_client_cs();
+        clof_cr_mcs_release(&crm_lock, &crm_ctx[t]);
+    }
+}
+
+static void crm4_final(void *arg)
+{
+    (void)arg;
+    vc_client_final_common();
+    vc_assert(vc_acquired == 5, "an acquisition went missing");
+}
+
+/* the witness: the passive queue's NUMA path is reached */
+static void crm4_final_witness(void *arg)
+{
+    crm4_final(arg);
+    vc_assert(!cr_bypassed, "no admission passed over a passive thread of "
+                            "another node");
+}
+
 /* ---- cr over a 2-level composition ------------------------------------------ */
 
 static clof_topology_t cr_topo2;
@@ -100,6 +174,7 @@ static void crc_setup(void *arg)
 {
     (void)arg;
     vc_client_machine(&cr_topo2, &cr_topo_ready, "numa:2,core:2");
+    cr_machine();
     clof_cr_in2_destroy(&crc_lock.base);
     memset(&crc_lock.cr, 0, sizeof crc_lock.cr);
     memset(crc_ctx, 0, sizeof crc_ctx);
@@ -134,8 +209,16 @@ static void crc_thread(void *arg, int t)
 const vc_client_t vc_clients_cr[] = {
     {"cr.mcs", "cr",
      "cr: over MCS, active set 1, grant every 2 releases: 3 threads, T0 twice, "
-     "T2 tries first", 3, crm_setup, crm_thread, cr_final, NULL, "", 2},
+     "T2 tries first", 3, crm_setup, crm_thread, cr_final, cr_resume3, "", 2},
 #if !defined(VC_PARK_MODE)
+    {"cr.mcs.numa", "cr",
+     "cr: over MCS, 4 threads on 2 nodes (NUMA-aware admission: an admitted "
+     "head passes over the other node's thread), T0 twice", 4, crm_setup,
+     crm4_thread, crm4_final, cr_resume4, "", 1},
+    {"cr-witness.numa-bypass", "cr-witness",
+     "cr.mcs.numa, whose final check says no admission passed over another "
+     "node's thread: must fail (the NUMA path is reached)", 4, crm_setup,
+     crm4_thread, crm4_final_witness, cr_resume4, "assertion", 1},
     {"cr.clof.mcs+ticket", "cr",
      "cr: over CLoF(mcs, ticket) (2 levels), active set 1, grant every 2 "
      "releases", 3, crc_setup, crc_thread, cr_final, cr_resume, "", 2},
