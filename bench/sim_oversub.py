@@ -87,8 +87,9 @@ def main():
           "--sim-ops %d, at most %g s virtual)" % (a.profile, len(seeds), a.sim_ops, a.duration))
     print()
     print("| wait model | threads | lock | Mops/s | vs plain lock | fairness rstd | threads "
-          "that never acquired | p99 latency | cpu switches/CS | parks/CS | preemptions/CS | wall s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "that never acquired | p99 latency | cpu switches/CS | parks/CS | preemptions/CS "
+          "| handovers/CS | cross-node handovers | wall s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for wait in waits:
         for t in threads:
             for lk in locks:
@@ -104,14 +105,19 @@ def main():
                 def per(key):
                     return statistics.median(r["sim"].get(key, 0) / max(r["ops"], 1)
                                              for r in rs)
+                def cross(r):
+                    loc = r.get("handover_local", {}).get("numa")
+                    return float("nan") if loc is None else 1.0 - loc
                 print("| %s | %d | `%s` | %.4f [%.4f-%.4f] | %s | %.2f | %d | %.2f ms | %.3f | %.3f "
-                      "| %.4f | %.1f |"
+                      "| %.4f | %.3f | %.3f | %.1f |"
                       % (wait, t, lk, med, min(ops), max(ops), vs,
                          statistics.median(r["fairness_rstd"] for r in rs),
                          statistics.median(sum(1 for c in r["per_thread"] if c == 0) for r in rs),
                          statistics.median((r["p99_ns"] if r["p99_ns"] is not None
                                             else float("nan")) for r in rs) / 1e6,
                          per("cpu_switches"), per("parks"), per("preemptions"),
+                         statistics.median(r["handovers"]["per_op"] for r in rs),
+                         statistics.median(cross(r) for r in rs),
                          statistics.median(r["sim"]["wall_s"] for r in rs)))
 
 
