@@ -7,9 +7,13 @@
  * user's view and the file format in docs/profile.md.
  *
  * The profiling ops wrap the ops that would run otherwise (glibc's, or the
- * CLOF_LOCK lock's): lock = try, and on failure time the inner lock.  Trying
- * first changes nothing a program can tell: every lock's lock() starts with
- * such a try (glibc's CAS, a clof lock's fast path).
+ * CLOF_LOCK lock's).  Over a clof lock: lock = try, and on failure time the
+ * inner lock.  Trying first changes nothing a program can tell: every
+ * lock's lock() starts with such a try (a clof lock's fast path).  Over
+ * glibc's mutexes: peek at glibc's lock word, and when the mutex is free
+ * go straight into glibc's lock (glibc's trylock costs as much as its
+ * lock: trying first would pay for the lock twice); when it is taken, try
+ * and time as over a clof lock (pl_profile.h).
  *
  * Robustness: nothing here allocates with malloc or takes a lock; the
  * table is mmap'd once; the dump uses open/write/close and snprintf of
@@ -30,19 +34,18 @@ bool pl_prof_on;
 
 static pl_ops_t pl_prof_inner;        /* the ops being profiled */
 static pl_prof_rec_t *pl_prof_tab;    /* 2^PL_PROF_BITS records */
-#define pl_prof_shift (64 - PL_PROF_BITS)
 #define pl_prof_cap ((size_t)1 << PL_PROF_BITS)
 static uint32_t *pl_prof_used;        /* the claimed slots, in claim order */
 static uint32_t pl_prof_nused;        /* how many (atomic) */
 static uint64_t pl_prof_dropped;      /* lookups that found the table full (atomic) */
 static pl_prof_rec_t pl_prof_scratch; /* their record: counted, never written out */
-static uint64_t pl_prof_hold_mask;    /* hold sampled when (acq & mask) == 0 */
+static int64_t pl_prof_hold_period;   /* one hold in this many is sampled (rec->down) */
 static uint64_t pl_prof_interval_ns;  /* 0: no snapshots */
 static uint64_t pl_prof_next_snap;    /* time of the next snapshot (atomic) */
 static uint64_t pl_prof_start_ns;
 static char pl_prof_path[512];        /* CLOF_PROFILE */
 
-#define PL_PROF_GOLD 0x9E3779B97F4A7C15ull
+#define PL_PROF_GOLD32 0x9E3779B1u
 #define PL_PROF_PROBES 64 /* linear probes before a lookup gives up */
 
 /* ---- the table ------------------------------------------------------------ */
@@ -51,11 +54,24 @@ static inline uintptr_t pl_prof_key_load(const pl_prof_rec_t *r)
     return __atomic_load_n(&r->key, __ATOMIC_ACQUIRE);
 }
 
+/* The first slot of key: a multiplicative hash of the address's low 32
+ * bits (a 32-bit multiplier is an immediate operand: one instruction fewer
+ * than a 64-bit one on the fast path; locks 4 GiB apart share first slots
+ * and probe on). */
+static inline size_t pl_prof_hash(uintptr_t key)
+{
+    return (size_t)(((uint32_t)key * PL_PROF_GOLD32) >> (32 - PL_PROF_BITS));
+}
+static inline pl_prof_rec_t *pl_prof_slot(uintptr_t key)
+{
+    return &pl_prof_tab[pl_prof_hash(key)];
+}
+
 /* the record of key, inline where it is already there */
 static inline __attribute__((always_inline)) pl_prof_rec_t *pl_prof_find(uintptr_t key,
                                                                          const void *pc)
 {
-    pl_prof_rec_t *r = &pl_prof_tab[(key * PL_PROF_GOLD) >> pl_prof_shift];
+    pl_prof_rec_t *r = pl_prof_slot(key);
     if (CLOF_LIKELY(__atomic_load_n(&r->key, __ATOMIC_RELAXED) == key))
         return r;
     return pl_prof_find_slow(key, pc);
@@ -65,7 +81,7 @@ pl_prof_rec_t *pl_prof_find_slow(uintptr_t key, const void *pc)
 {
     if (key == 0 || pl_prof_tab == NULL)
         return &pl_prof_scratch;
-    size_t i = (size_t)((key * PL_PROF_GOLD) >> pl_prof_shift);
+    size_t i = pl_prof_hash(key);
     for (unsigned probe = 0; probe < PL_PROF_PROBES; probe++, i = (i + 1) & (pl_prof_cap - 1)) {
         pl_prof_rec_t *r = &pl_prof_tab[i];
         uintptr_t k = pl_prof_key_load(r);
@@ -154,72 +170,210 @@ void pl_prof_waited(pl_prof_rec_t *r, const void *pc, uint64_t w, bool atomic)
     __atomic_fetch_add(&r->other_wait_ns, w, __ATOMIC_RELAXED);
 }
 
+/* ---- counting acquisitions ---------------------------------------------------
+ * A mutex's acquisitions: acq - down (pl_profile.h).  The holder counts
+ * (plain) over a clof lock; over glibc's, the uncontended path counts
+ * before it holds the lock, so every count of a mutex is atomic there. */
+static bool pl_prof_glibc; /* the ops wrap glibc's mutexes */
+
+/* the acquisitions of r so far (racy while threads run: a snapshot) */
+static uint64_t pl_prof_count(const pl_prof_rec_t *r)
+{
+    /* a sampled acquisition moves acq and down one after the other: read
+     * again when acq moved in between (a snapshot off by a whole period
+     * otherwise) */
+    for (int tries = 0;; tries++) {
+        uint64_t a = __atomic_load_n(&r->acq, __ATOMIC_RELAXED);
+        int64_t d = __atomic_load_n(&r->down, __ATOMIC_RELAXED);
+        if (__atomic_load_n(&r->acq, __ATOMIC_RELAXED) == a || tries == 3)
+            return a - (uint64_t)d;
+    }
+}
+
+/* one acquisition of r: true when its hold is the one to sample */
+static inline __attribute__((always_inline)) bool pl_prof_counted(pl_prof_rec_t *r,
+                                                                  bool atomic)
+{
+    int64_t left = atomic ? __atomic_sub_fetch(&r->down, 1, __ATOMIC_RELAXED) : --r->down;
+    return CLOF_UNLIKELY(left < 0);
+}
+
+/* the sampled acquisition: the next period's countdown, its count kept in acq */
+static void pl_prof_rearm(pl_prof_rec_t *r, bool atomic)
+{
+    if (atomic) {
+        __atomic_fetch_add(&r->down, pl_prof_hold_period, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&r->acq, (uint64_t)pl_prof_hold_period, __ATOMIC_RELAXED);
+    } else {
+        r->down += pl_prof_hold_period;
+        r->acq += (uint64_t)pl_prof_hold_period;
+    }
+}
+
 /* ---- sampled holds ----------------------------------------------------------
+ * Timed in ticks of the cheapest clock that is the same on every cpu: the
+ * time-stamp counter on x86-64 when the kernel keeps time with it (its
+ * clocksource is "tsc": then it is invariant and synchronised across
+ * cpus), CLOCK_MONOTONIC otherwise.  rdtsc is one instruction where a
+ * clock_gettime through the vDSO is a call and some 30 more; a sampled hold
+ * reads the clock twice.  The dump turns ticks into ns with the rate
+ * measured between start-up and the dump (pl_prof_ns_per_tick).
+ *
  * A thread keeps its sampled holds (at most PL_PROF_HELD) until it releases
- * them.  An entry whose lock has been acquired again since (acq moved on:
- * released by another thread, or a recursive relock) is stale and dropped. */
+ * them.  An entry whose lock has been acquired again since (acq or down
+ * moved on: released by another thread, or a recursive relock) is stale and
+ * dropped. */
+static bool pl_prof_tsc;               /* hold ticks are TSC cycles, not ns */
+static uint64_t pl_prof_cal_ns, pl_prof_cal_ticks; /* the rate's starting point */
+
+/* without the TSC: the clock, read anyway, is the snapshots' chance too.
+ * Out of line: its timespec on the stack would give every caller a frame. */
+static __attribute__((noinline)) uint64_t pl_prof_ticks_clock(void)
+{
+    uint64_t now = pl_prof_now();
+    pl_prof_tick(now);
+    return now;
+}
+
+static inline uint64_t pl_prof_ticks(void)
+{
+#if defined(__x86_64__)
+    if (CLOF_LIKELY(pl_prof_tsc))
+        return __builtin_ia32_rdtsc();
+#endif
+    return pl_prof_ticks_clock();
+}
+
+/* the TSC when the kernel keeps time with it */
+static bool pl_prof_tsc_usable(void)
+{
+#if defined(__x86_64__)
+    char buf[32];
+    int fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+                  O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t k = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    return k >= 3 && memcmp(buf, "tsc", 3) == 0 && (k == 3 || buf[3] == '\n');
+#else
+    return false;
+#endif
+}
+
+/* ns per hold tick, measured from start-up to now (ns) */
+static double pl_prof_ns_per_tick(uint64_t now)
+{
+    if (!pl_prof_tsc)
+        return 1.0;
+    uint64_t t = pl_prof_ticks();
+    if (t <= pl_prof_cal_ticks || now <= pl_prof_cal_ns)
+        return 1.0;
+    return (double)(now - pl_prof_cal_ns) / (double)(t - pl_prof_cal_ticks);
+}
+
 #define PL_PROF_HELD 4
 typedef struct {
     uint32_t n;
     struct {
         const void *m;
         pl_prof_rec_t *rec;
-        uint64_t acq; /* rec->acq right after the sampled acquisition */
-        uint64_t t0;
+        uint64_t acq; /* rec->acq and rec->down right after the sampled acquisition */
+        int64_t down;
+        uint64_t t0;  /* ticks */
     } e[PL_PROF_HELD];
 } pl_prof_held_t;
 static PL_TLS pl_prof_held_t pl_prof_held;
 
-static __attribute__((noinline)) void pl_prof_hold_start(const void *m, pl_prof_rec_t *r,
-                                                         uint64_t t0)
+/* The unlock each thread runs: pl_prof_unlock_plain, or
+ * pl_prof_unlock_sampled while the thread has sampled holds open.  A
+ * pointer per thread, so that the common unlock is one indirect jump more
+ * than glibc's, and tests nothing.  Every thread starts with the plain one
+ * (the dynamic linker relocates the TLS initialisation image before any
+ * thread copies it). */
+typedef int (*pl_prof_unlock_fn)(pthread_mutex_t *);
+static int pl_prof_unlock_plain(pthread_mutex_t *m);
+static int pl_prof_unlock_sampled(pthread_mutex_t *m);
+static PL_TLS pl_prof_unlock_fn pl_prof_unlock_to = pl_prof_unlock_plain;
+
+static inline __attribute__((always_inline)) void pl_prof_hold_start(const void *m,
+                                                                     pl_prof_rec_t *r)
 {
     pl_prof_held_t *h = &pl_prof_held;
-    if (h->n >= PL_PROF_HELD)
+    uint32_t n = h->n;
+    if (n >= PL_PROF_HELD)
         return;
-    if (t0 == 0)
-        t0 = pl_prof_now();
-    h->e[h->n].m = m;
-    h->e[h->n].rec = r;
-    h->e[h->n].acq = r->acq;
-    h->e[h->n].t0 = t0;
-    h->n++;
+    h->e[n].m = m;
+    h->e[n].rec = r;
+    h->e[n].acq = __atomic_load_n(&r->acq, __ATOMIC_RELAXED);
+    h->e[n].down = __atomic_load_n(&r->down, __ATOMIC_RELAXED);
+    h->e[n].t0 = pl_prof_ticks();
+    h->n = n + 1;
+    pl_prof_unlock_to = pl_prof_unlock_sampled;
 }
 
-/* before the release of m: its sampled hold, if it has one; the time, or 0 */
-static __attribute__((noinline)) uint64_t pl_prof_hold_end(const void *m)
+/* entry i is fresh: its lock not acquired again since its hold began */
+static inline __attribute__((always_inline)) bool pl_prof_hold_fresh(const pl_prof_held_t *h,
+                                                                     uint32_t i)
+{
+    const pl_prof_rec_t *r = h->e[i].rec;
+    /* every acquisition moves down; acq too, every period (down alone
+     * comes back to its value after a whole period) */
+    return __atomic_load_n(&r->down, __ATOMIC_RELAXED) == h->e[i].down &&
+           __atomic_load_n(&r->acq, __ATOMIC_RELAXED) == h->e[i].acq;
+}
+
+static inline __attribute__((always_inline)) void pl_prof_hold_done(pl_prof_held_t *h,
+                                                                    uint32_t i)
+{
+    pl_prof_rec_t *r = h->e[i].rec;
+    uint64_t now = pl_prof_ticks();
+    uint64_t d = now - h->e[i].t0;
+    r->hold_ticks += d;
+    r->hold_n++;
+    pl_prof_max(&r->hold_max_ticks, d);
+}
+
+/* before the release of m, in any other case than the last sampled hold
+ * released fresh: find m's entry (none: m's acquisition was not sampled),
+ * dropping the stale entries on the way */
+static __attribute__((noinline)) void pl_prof_hold_end(const void *m)
 {
     pl_prof_held_t *h = &pl_prof_held;
-    uint64_t now = 0;
     for (uint32_t i = h->n; i-- > 0;) {
-        pl_prof_rec_t *r = h->e[i].rec;
         bool mine = h->e[i].m == m;
-        bool stale = __atomic_load_n(&r->acq, __ATOMIC_RELAXED) != h->e[i].acq;
+        bool stale = !pl_prof_hold_fresh(h, i);
         if (!mine && !stale)
             continue;
-        if (mine && !stale) {
-            now = pl_prof_now();
-            uint64_t d = now - h->e[i].t0;
-            r->hold_ns += d;
-            r->hold_n++;
-            pl_prof_max(&r->hold_max, d);
-        }
-        h->e[i] = h->e[--h->n];
+        if (mine && !stale)
+            pl_prof_hold_done(h, i);
+        h->n--;
+        if (i != h->n)
+            h->e[i] = h->e[h->n];
         if (mine)
             break;
     }
-    return now;
+    if (h->n == 0)
+        pl_prof_unlock_to = pl_prof_unlock_plain;
 }
 
 /* ---- the profiling ops ----------------------------------------------------------- */
 #define PL_PROF_PC() __builtin_return_address(0)
 
-/* after an acquisition at time t (0: not read) */
-static inline __attribute__((always_inline)) void pl_prof_acquired(pl_prof_rec_t *r,
-                                                                    const void *m, uint64_t t)
+/* the sampled acquisition of m (r counted already), by its holder */
+static __attribute__((noinline)) void pl_prof_sampled(const void *m, pl_prof_rec_t *r,
+                                                      bool atomic)
 {
-    uint64_t n = r->acq++;
-    if (CLOF_UNLIKELY((n & pl_prof_hold_mask) == 0))
-        pl_prof_hold_start(m, r, t);
+    pl_prof_rearm(r, atomic);
+    pl_prof_hold_start(m, r);
+}
+
+/* after an acquisition, by its holder */
+static inline __attribute__((always_inline)) void pl_prof_acquired(pl_prof_rec_t *r,
+                                                                    const void *m, bool atomic)
+{
+    if (pl_prof_counted(r, atomic))
+        pl_prof_sampled(m, r, atomic);
 }
 
 /* the wait of a lock whose first try failed (r: what the try said) */
@@ -231,11 +385,11 @@ static __attribute__((noinline)) int pl_prof_lock_wait(pthread_mutex_t *m, int r
     pl_prof_tick(t0);
     r = pl_prof_inner.lock(m);
     if (r != 0)
-        return r;
+        return r; /* EDEADLK (an errorcheck mutex its owner locks again) and the like */
     uint64_t t1 = pl_prof_now();
     pl_prof_rec_t *rec = pl_prof_find((uintptr_t)m | PL_PROF_MUTEX, pc);
     pl_prof_waited(rec, pc, t1 - t0, false);
-    pl_prof_acquired(rec, m, t1);
+    pl_prof_acquired(rec, m, pl_prof_glibc);
     return 0;
 }
 
@@ -243,7 +397,7 @@ static __attribute__((noinline)) int pl_prof_lock_wait(pthread_mutex_t *m, int r
  * the first slot of its hash) */
 static __attribute__((noinline)) int pl_prof_acquired_new(pthread_mutex_t *m, const void *pc)
 {
-    pl_prof_acquired(pl_prof_find_slow((uintptr_t)m | PL_PROF_MUTEX, pc), m, 0);
+    pl_prof_acquired(pl_prof_find_slow((uintptr_t)m | PL_PROF_MUTEX, pc), m, pl_prof_glibc);
     return 0;
 }
 
@@ -251,22 +405,23 @@ static __attribute__((noinline)) int pl_prof_acquired_new(pthread_mutex_t *m, co
  * interposed function, so that PL_PROF_PC() (read only for a record not in
  * its first slot yet: reading it up front costs an instruction on the fast
  * path) is that function's return address, the program's call site. */
-static inline __attribute__((always_inline)) int pl_prof_took(pthread_mutex_t *m)
+static inline __attribute__((always_inline)) int pl_prof_took(pthread_mutex_t *m, bool atomic)
 {
     uintptr_t key = (uintptr_t)m | PL_PROF_MUTEX;
-    pl_prof_rec_t *rec = &pl_prof_tab[(key * PL_PROF_GOLD) >> pl_prof_shift];
+    pl_prof_rec_t *rec = pl_prof_slot(key);
     if (CLOF_UNLIKELY(__atomic_load_n(&rec->key, __ATOMIC_RELAXED) != key))
         return pl_prof_acquired_new(m, PL_PROF_PC());
-    pl_prof_acquired(rec, m, 0);
+    pl_prof_acquired(rec, m, atomic);
     return 0;
 }
 
+/* over a clof lock */
 static int pl_prof_lock(pthread_mutex_t *m)
 {
     int r = pl_prof_inner.trylock(m);
     if (CLOF_UNLIKELY(r != 0))
         return pl_prof_lock_wait(m, r, PL_PROF_PC());
-    return pl_prof_took(m);
+    return pl_prof_took(m, false);
 }
 
 static __attribute__((noinline)) int pl_prof_busy(pthread_mutex_t *m, int r, const void *pc)
@@ -283,23 +438,120 @@ static int pl_prof_trylock(pthread_mutex_t *m)
     int r = pl_prof_inner.trylock(m);
     if (CLOF_UNLIKELY(r != 0))
         return pl_prof_busy(m, r, PL_PROF_PC());
-    return pl_prof_took(m);
+    return pl_prof_took(m, false);
 }
 
-static __attribute__((noinline)) int pl_prof_unlock_sampled(pthread_mutex_t *m)
+/* ---- over glibc's own mutexes ---------------------------------------------------
+ * pl_prof_g_lock peeks at glibc's lock word, __data.__lock (offset 0 of
+ * every glibc mutex type): 0 when the mutex is free -- for the normal,
+ * adaptive, recursive and errorcheck types (1 held, 2 held with waiters),
+ * the robust and priority-inherit ones (the owner's tid when held), and a
+ * mutex in a lock-elision transaction -- and never 0 for a
+ * priority-protect mutex (its ceiling lives in that word), which therefore
+ * always takes the path of a taken mutex.  The peek is only a guess of
+ * what glibc's lock will find: glibc's pthread_mutex_lock, called in every
+ * case, decides everything a program can tell. */
+static inline int pl_prof_glibc_word(pthread_mutex_t *m)
 {
-    uint64_t now = pl_prof_hold_end(m);
-    int r = pl_prof_inner.unlock(m);
-    if (now != 0)
-        pl_prof_tick(now);
+    return __atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED);
+}
+
+/* taken when peeked at: try, and time the lock when the try fails, as
+ * over a clof lock.  The try also takes a recursive mutex its owner locks
+ * again (counted: an acquisition that did not wait), and leaves an
+ * errorcheck mutex its owner locks again to the lock (EDEADLK, not
+ * counted). */
+static __attribute__((noinline)) int pl_prof_g_lock_taken(pthread_mutex_t *m, const void *pc)
+{
+    int r = pl_prof_inner.trylock(m);
+    if (r != 0)
+        return pl_prof_lock_wait(m, r, pc);
+    pl_prof_acquired(pl_prof_find((uintptr_t)m | PL_PROF_MUTEX, pc), m, true);
+    return 0;
+}
+
+/* free when peeked at, and the acquisition whose hold is sampled (rec:
+ * its record, counted already) */
+static __attribute__((noinline)) int pl_prof_g_lock_sampled(pthread_mutex_t *m,
+                                                            pl_prof_rec_t *rec)
+{
+    int r = pl_prof_inner.lock(m);
+    if (r != 0) {
+        /* not acquired after all (EINVAL: a destroyed mutex): not counted */
+        __atomic_fetch_add(&rec->down, 1, __ATOMIC_RELAXED);
+        return r;
+    }
+    pl_prof_sampled(m, rec, true);
+    return 0;
+}
+
+/* free when peeked at, and no record in the first slot of its hash */
+static __attribute__((noinline)) int pl_prof_g_lock_new(pthread_mutex_t *m, const void *pc)
+{
+    pl_prof_rec_t *rec = pl_prof_find_slow((uintptr_t)m | PL_PROF_MUTEX, pc);
+    if (pl_prof_counted(rec, true))
+        return pl_prof_g_lock_sampled(m, rec);
+    int r = pl_prof_inner.lock(m);
+    if (r != 0)
+        __atomic_fetch_add(&rec->down, 1, __ATOMIC_RELAXED); /* as above */
     return r;
+}
+
+/* The uncontended path: peek, find the record, count (before the lock is
+ * held: atomically), and jump into glibc's lock -- a tail call, so no
+ * frame of ours is left around glibc's lock.  A lock that glibc refuses
+ * on this path (a destroyed mutex: EINVAL) stays counted. */
+static int pl_prof_g_lock(pthread_mutex_t *m)
+{
+    if (CLOF_UNLIKELY(pl_prof_glibc_word(m) != 0))
+        return pl_prof_g_lock_taken(m, PL_PROF_PC());
+    uintptr_t key = (uintptr_t)m | PL_PROF_MUTEX;
+    pl_prof_rec_t *rec = pl_prof_slot(key);
+    /* A plain read of the key, which gcc folds into the compare (an atomic
+     * load costs a load and a register move more).  The key of a slot is
+     * written once, 0 to its value, by a compare-and-swap, and never
+     * changes after: an aligned word, read once; a stale 0 only sends this
+     * acquisition to pl_prof_find_slow, which reads it atomically. */
+    if (CLOF_UNLIKELY(rec->key != key))
+        return pl_prof_g_lock_new(m, PL_PROF_PC());
+    if (pl_prof_counted(rec, true))
+        return pl_prof_g_lock_sampled(m, rec);
+    return pl_prof_inner.lock(m);
+}
+
+static int pl_prof_g_trylock(pthread_mutex_t *m)
+{
+    int r = pl_prof_inner.trylock(m);
+    if (CLOF_UNLIKELY(r != 0))
+        return pl_prof_busy(m, r, PL_PROF_PC());
+    return pl_prof_took(m, true);
+}
+
+/* ---- unlock, timedlock, destroy: both ----------------------------------------------- */
+static int pl_prof_unlock_sampled(pthread_mutex_t *m)
+{
+    pl_prof_held_t *h = &pl_prof_held;
+    uint32_t n = h->n;
+    if (CLOF_LIKELY(n != 0 && h->e[n - 1].m == m && pl_prof_hold_fresh(h, n - 1))) {
+        /* the common case: the last sampled hold ends */
+        pl_prof_hold_done(h, n - 1);
+        h->n = n - 1;
+        if (n == 1)
+            pl_prof_unlock_to = pl_prof_unlock_plain;
+    } else {
+        pl_prof_hold_end(m);
+    }
+    return pl_prof_inner.unlock(m);
+}
+
+static int pl_prof_unlock_plain(pthread_mutex_t *m)
+{
+    return pl_prof_inner.unlock(m);
 }
 
 static int pl_prof_unlock(pthread_mutex_t *m)
 {
-    if (CLOF_UNLIKELY(pl_prof_held.n != 0))
-        return pl_prof_unlock_sampled(m);
-    return pl_prof_inner.unlock(m);
+    return pl_prof_unlock_to(m);
 }
 
 static __attribute__((noinline)) int pl_prof_timedlock(pthread_mutex_t *m, clockid_t clk,
@@ -310,7 +562,7 @@ static __attribute__((noinline)) int pl_prof_timedlock(pthread_mutex_t *m, clock
         return pl_prof_inner.timedlock(m, clk, abs, api); /* EINVAL, as without us */
     int r = pl_prof_inner.trylock(m);
     if (r == 0) {
-        pl_prof_acquired(pl_prof_find((uintptr_t)m | PL_PROF_MUTEX, pc), m, 0);
+        pl_prof_acquired(pl_prof_find((uintptr_t)m | PL_PROF_MUTEX, pc), m, pl_prof_glibc);
         return 0;
     }
     if (r != EBUSY)
@@ -322,7 +574,7 @@ static __attribute__((noinline)) int pl_prof_timedlock(pthread_mutex_t *m, clock
     pl_prof_rec_t *rec = pl_prof_find((uintptr_t)m | PL_PROF_MUTEX, pc);
     if (r == 0) {
         pl_prof_waited(rec, pc, t1 - t0, false);
-        pl_prof_acquired(rec, m, t1);
+        pl_prof_acquired(rec, m, pl_prof_glibc);
     } else if (r == ETIMEDOUT) {
         __atomic_fetch_add(&rec->timeouts, 1, __ATOMIC_RELAXED);
     }
@@ -337,19 +589,25 @@ static int pl_prof_destroy(pthread_mutex_t *m)
 static pl_ops_t pl_ops_prof = {
     pl_prof_lock, pl_prof_trylock, pl_prof_unlock, pl_prof_timedlock, pl_prof_destroy, NULL,
 };
+static pl_ops_t pl_ops_prof_glibc = {
+    pl_prof_g_lock, pl_prof_g_trylock, pl_prof_unlock, pl_prof_timedlock, pl_prof_destroy, NULL,
+};
 
 const pl_ops_t *pl_prof_wrap(const pl_ops_t *inner)
 {
     pl_prof_inner = *inner;
-    if (inner == &pl_ops_glibc) {
-        /* glibc's own functions, without the one-line forwarders */
-        if (pl_real.mutex_lock && pl_real.mutex_trylock && pl_real.mutex_unlock) {
-            pl_prof_inner.lock = pl_real.mutex_lock;
-            pl_prof_inner.trylock = pl_real.mutex_trylock;
-            pl_prof_inner.unlock = pl_real.mutex_unlock;
-        }
-    }
     pl_ops_prof.fork_reset = inner->fork_reset;
+    /* glibc's own functions (without the one-line forwarders), when they
+     * all resolved: then the glibc ops, which peek at glibc's lock word */
+    if (inner == &pl_ops_glibc && pl_real.mutex_lock && pl_real.mutex_trylock &&
+        pl_real.mutex_unlock) {
+        pl_prof_inner.lock = pl_real.mutex_lock;
+        pl_prof_inner.trylock = pl_real.mutex_trylock;
+        pl_prof_inner.unlock = pl_real.mutex_unlock;
+        pl_prof_glibc = true;
+        pl_ops_prof_glibc.fork_reset = inner->fork_reset;
+        return &pl_ops_prof_glibc;
+    }
     return &pl_ops_prof;
 }
 
@@ -506,9 +764,10 @@ static void pl_prof_write(const char *what, const char *why, uint64_t now)
     pl_prof_printf(&o, "%s %llu %s pid=%d lock=%s rwlock=%s hold_sample=%llu start=%llu dropped=%llu\n",
                    what, (unsigned long long)now, why, (int)getpid(),
                    pl_glibc_mode || pl_lock == NULL ? "glibc" : pl_lock->name, pl_rw_name_now(),
-                   (unsigned long long)(pl_prof_hold_mask + 1),
+                   (unsigned long long)pl_prof_hold_period,
                    (unsigned long long)pl_prof_start_ns,
                    (unsigned long long)__atomic_load_n(&pl_prof_dropped, __ATOMIC_RELAXED));
+    double ns_per_tick = pl_prof_ns_per_tick(now);
     uint32_t n = __atomic_load_n(&pl_prof_nused, __ATOMIC_RELAXED);
     if (n > pl_prof_cap)
         n = (uint32_t)pl_prof_cap;
@@ -519,7 +778,7 @@ static void pl_prof_write(const char *what, const char *why, uint64_t now)
         const pl_prof_rec_t *r = &pl_prof_tab[slot - 1];
         uintptr_t key = pl_prof_key_load(r);
         /* racy reads of the counters of running threads: a snapshot */
-        uint64_t acq = r->acq, cont = r->contended, busy = r->busy;
+        uint64_t acq = pl_prof_count(r), cont = r->contended, busy = r->busy;
         if (acq == 0 && busy == 0 && r->rd_acq == 0 && r->timeouts == 0)
             continue;
         if (!final && cont == 0)
@@ -528,8 +787,10 @@ static void pl_prof_write(const char *what, const char *why, uint64_t now)
                        (unsigned long)(key & ~(uintptr_t)7), (unsigned)(key & 7),
                        (unsigned long long)acq, (unsigned long long)cont,
                        (unsigned long long)r->wait_ns, (unsigned long long)r->wait_max,
-                       (unsigned long long)r->hold_ns, (unsigned long long)r->hold_n,
-                       (unsigned long long)r->hold_max, (unsigned long long)busy,
+                       (unsigned long long)((double)r->hold_ticks * ns_per_tick),
+                       (unsigned long long)r->hold_n,
+                       (unsigned long long)((double)r->hold_max_ticks * ns_per_tick),
+                       (unsigned long long)busy,
                        (unsigned long long)r->timeouts, (unsigned long long)r->rd_acq,
                        (unsigned long long)r->first_pc, (unsigned long long)r->other_n,
                        (unsigned long long)r->other_wait_ns);
@@ -642,6 +903,7 @@ void pl_prof_fork_child(void)
     }
     pl_prof_dropped = 0;
     pl_prof_held.n = 0;
+    pl_prof_unlock_to = pl_prof_unlock_plain;
     pl_prof_done = 0;
     pl_prof_dumping = 0;
     pl_prof_start_ns = pl_prof_now();
@@ -707,14 +969,17 @@ void pl_prof_init(void)
     strcpy(pl_prof_path, path);
     pl_prof_tab = tab;
     pl_prof_used = used;
-    /* hold sampling: 1 in the power of two at or above `hold`; none: a mask
-     * no counter reaches in practice (2^63 - 1) */
+    /* hold sampling: 1 in the power of two at or above `hold`; none: a
+     * period no countdown gets through in practice (2^62) */
     uint64_t p = 1;
     while (p < hold)
         p <<= 1;
-    pl_prof_hold_mask = hold == 0 ? (~0ull >> 1) : p - 1;
+    pl_prof_hold_period = hold == 0 ? (int64_t)1 << 62 : (int64_t)p;
     pl_prof_interval_ns = ims * 1000000ull;
-    pl_prof_start_ns = pl_prof_now();
+    pl_prof_tsc = pl_prof_tsc_usable();
+    pl_prof_cal_ns = pl_prof_now();
+    pl_prof_cal_ticks = pl_prof_tsc ? pl_prof_ticks() : pl_prof_cal_ns;
+    pl_prof_start_ns = pl_prof_cal_ns;
     pl_prof_next_snap = pl_prof_start_ns + pl_prof_interval_ns;
     /* the file starts empty (this process's pid) */
     char name[600];

@@ -9,17 +9,34 @@
  * removed, so a lookup never sees a record move).  The counters of a mutex
  * are written by the thread that holds the mutex, right after acquiring it
  * or right before releasing it: the mutex itself serialises them, so they
- * are plain increments, exact, and their cache line travels with the lock.
+ * are plain increments, exact, and their cache line travels with the lock
+ * (under glibc's mutexes the acquisition count is the exception: atomic,
+ * see below).
  * What is counted outside a lock (trylock busy, timeouts, condition
  * variables' waits and signals) is counted with atomic adds.
  *
- * The uncontended path (a successful first try) adds a table lookup and an
- * increment: no clock read, no system call, no global lock.  A contended
- * acquisition reads the clock before and after its wait and records the
- * wait with its call site (the return address of the pthread call: the
- * program's code).  Hold times are sampled: one acquisition in
- * CLOF_PROFILE_HOLD (a power of two, default 64) of each lock reads the
- * clock at the acquisition and at the release.
+ * The uncontended path adds a table lookup and a decrement: no clock read,
+ * no system call, no global lock.  A contended acquisition reads the clock
+ * before and after its wait and records the wait with its call site (the
+ * return address of the pthread call: the program's code).  Hold times are
+ * sampled: one acquisition in CLOF_PROFILE_HOLD (a power of two, default
+ * 64) of each lock reads a clock (the TSC where it can) at the acquisition
+ * and at the release.
+ *
+ * A mutex's acquisitions are counted down, not up: every acquisition
+ * decrements `down`, and the one that takes it below zero is the sampled
+ * one, which adds the sampling period to both `down` and `acq`; the count
+ * is acq - down.  A decrement and a test of its sign is one instruction
+ * fewer than an increment and a test of its low bits, on the path every
+ * acquisition takes.
+ *
+ * Under glibc's own mutexes (CLOF_LOCK unset or glibc) the uncontended
+ * path does not try the lock first: it peeks at glibc's lock word
+ * (__data.__lock, 0 when the mutex is free), and when it is 0 counts the
+ * acquisition (an atomic decrement: the lock is not held yet) and jumps
+ * straight into glibc's pthread_mutex_lock.  A non-zero word takes the
+ * path of a clof lock: trylock, and time the lock when the try fails.
+ * What that costs in accuracy is in docs/profile.md ("What is lost").
  *
  * Lock kinds: PL_PROF_MUTEX, PL_PROF_COND (waits, time waited, signals,
  * broadcasts), PL_PROF_RWLOCK (pthread_rwlock_*, under glibc's rwlocks or
@@ -46,14 +63,15 @@ typedef struct pl_prof_site {
 typedef struct pl_prof_rec {
     /* first cache line: what every acquisition touches */
     uintptr_t key;         /* address | kind, 0: free slot (atomic) */
-    uint64_t acq;          /* acquisitions (cond: waits) */
+    uint64_t acq;          /* acquisitions (cond: waits); a mutex's are acq - down */
+    int64_t down;          /* mutex: countdown to the next sampled hold (below) */
     uint64_t contended;    /* acquisitions that waited (cond: waits that slept) */
     uint64_t wait_ns;      /* total wait */
     uint64_t wait_max;     /* longest wait */
-    uint64_t hold_ns;      /* total of the sampled holds */
+    uint64_t hold_ticks;   /* total of the sampled holds (pl_profile.c: ticks) */
     uint64_t hold_n;       /* sampled holds */
-    uint64_t hold_max;     /* longest sampled hold */
     /* cold */
+    uint64_t hold_max_ticks; /* longest sampled hold */
     uint64_t busy;         /* trylock EBUSY (cond: signals) */
     uint64_t timeouts;     /* timedlock / timedwait timeouts (cond: broadcasts) */
     uint64_t first_pc;     /* the call that first used it */

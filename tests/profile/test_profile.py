@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: MIT
 """`clof profile` end to end (tests/profile/CMakeLists.txt).
 
-    test_profile.py BINDIR PL_PROFILE_PROG [PL_LEVELDB_READRANDOM]
+    test_profile.py BINDIR PL_PROFILE_PROG [PL_LEVELDB_READRANDOM [PL_PROFILE_WAITS]]
 
 Checks behaviour only, never timing: the counts the profile reports are
 exact (pl_profile_prog.c says how many acquisitions each lock gets), the
 hot lock ranks first and its waits are named hot_path (the program's
 function), the program's output and exit status pass through, SIGINT
 still writes the profile and ends `clof profile` by SIGINT, and a real
-program's own result check passes under the profile.
+program's own result check passes under the profile.  Under glibc's own
+mutexes, every acquisition that waits is counted and timed, for each mutex
+type (pl_profile_waits.c: exact counts, each wait longer than a bound the
+program makes sure of).
 """
 import json
 import os
@@ -20,6 +23,7 @@ import tempfile
 
 BINDIR, PROG = sys.argv[1], sys.argv[2]
 LEVELDB = sys.argv[3] if len(sys.argv) > 3 else ""
+WAITS = sys.argv[4] if len(sys.argv) > 4 else ""
 CLOF = os.path.join(BINDIR, "clof")
 THREADS, ROUNDS = 4, 5000
 failed = []
@@ -31,9 +35,9 @@ def check(cond, what):
         failed.append(what)
 
 
-def profile(opts, args, tmp, name):
+def profile(opts, args, tmp, name, prog=PROG):
     js = os.path.join(tmp, name + ".json")
-    r = subprocess.run([CLOF, "profile", "--json", js] + opts + ["--", PROG] + args,
+    r = subprocess.run([CLOF, "profile", "--json", js] + opts + ["--", prog] + args,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=100)
     rep = None
     if os.path.isfile(js):
@@ -172,6 +176,37 @@ with tempfile.TemporaryDirectory() as tmp:
             check("leveldb" in fns, "LevelDB: call sites named with LevelDB's functions")
     else:
         print("skip LevelDB (pl_leveldb_readrandom not built: scripts/deps.sh)")
+
+    # 7. glibc's mutexes: the uncontended path goes straight into glibc's
+    # lock when the lock word says free; every acquisition that waits must
+    # still be counted and timed, for every type (pl_profile_waits.c)
+    if WAITS:
+        R = 5
+        r, rep = profile([], [str(R)], tmp, "waits", prog=WAITS)
+        ok = r.returncode == 0 and r.stdout == "waits ok\n"
+        check(ok, "pl_profile_waits runs under the profile: %r%s"
+              % (r.stdout, "" if ok else " " + r.stderr.strip()[-300:]))
+        check(rep is not None and rep["lock"] == "glibc", "pl_profile_waits: profiled under glibc")
+        want = {"w_normal": 3 * R, "w_adaptive": 2 * R, "w_recursive": 3 * R,
+                "w_errorcheck": 2 * R, "w_timed": 2 * R}
+        for name, acq in sorted(want.items()):
+            l = by_name(rep, name) if rep else None
+            check(l is not None, "pl_profile_waits: the lock %s reported" % name)
+            if l is None:
+                continue
+            check(l["acquisitions"] == acq and l["contended"] == R,
+                  "%s: %d acquisitions (want %d), %d contended (want %d)"
+                  % (name, l["acquisitions"], acq, l["contended"], R))
+            # each wait outlasts main's 2 ms sleep after it saw the waiter asleep
+            check(l["wait_ns"] >= R * 2000000,
+                  "%s: every wait timed: %d ns in all (want >= %d)" % (name, l["wait_ns"], R * 2000000))
+            fns = [s["function"] for s in l["sites"]]
+            check(fns == ["waiter_lock"], "%s: the waits named waiter_lock: %s" % (name, fns))
+        l = by_name(rep, "w_normal") if rep else None
+        if l is not None:
+            check(l["trylock_busy"] == R, "w_normal: %d busy trylocks (want %d)" % (l["trylock_busy"], R))
+    else:
+        print("skip pl_profile_waits (not given)")
 
 if failed:
     print("%d checks failed" % len(failed))
