@@ -61,6 +61,12 @@ static const vc_bug_t vc_bugs[] = {
      "2026-11-25); caught under C11 at once, after the shipped client's 3-minute "
      "C11 run (not in CI); no Relacy client",
      VC_STORE, VC_REL, VC_RLX, NULL, "clof_bravo_read_slow_done_", 1},
+    {"rw-central-read-add-relaxed", "rw.central",
+     "rw-central whose reader enters with a relaxed fetch-and-add instead of "
+     "an acquire one: a reader is not ordered after the last writer's "
+     "section and reads stale data; caught under C11 (x86's RMWs are full "
+     "barriers, so not under TSO); no Relacy client",
+     VC_FADD, VC_ACQ, VC_RLX, NULL, "clof_rw_central_arrive_", 1},
     {"cr-passive-rlx", "cr.mcs",
      "cr: whose passive thread joins `npassive` with a relaxed increment (the "
      "Dekker pair with the release's decrement of `active` is gone: the idle "

@@ -4,11 +4,17 @@
 # compiled in as the default -- the library `clof select` hands out.
 #
 #   src/preload/build-best.sh --lock NAME --out PATH [--topology FILE]
-#                             [--build DIR] [--cc COMPILER] [--quiet] [--no-reuse]
+#                             [--rwlock NAME] [--build DIR] [--cc COMPILER]
+#                             [--quiet] [--no-reuse]
 #
 #   --lock NAME      the default lock, as CLOF_LOCK accepts it (mcs, tkt,
 #                    hmcs, clof:tkt-mcs, asl:mcs, ...); CLOF_LOCK still
 #                    overrides it at run time
+#   --rwlock NAME    the default rwlock, as CLOF_RWLOCK accepts it (glibc,
+#                    rw-central, rw:hmcs, ...: e.g. the pick of
+#                    `clof select --rw`); without it, the library's rule
+#                    (docs/rwlocks.md: by the machine's NUMA nodes);
+#                    CLOF_RWLOCK still overrides it
 #   --topology FILE  a hierarchy file (docs/topology.md) the library loads
 #                    when none of CLOF_TOPOLOGY, CLOF_EMULATE, CLOF_SYSFS_ROOT
 #                    is set; compiled in as its absolute path, so the file
@@ -41,12 +47,13 @@ root="$(cd "$here/../.." && pwd)"
 usage() { sed -n '2,/^set -e/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "build-best.sh: $*" >&2; exit 1; }
 
-lock="" topo="" out="" build="" cc="${CC:-}" cc_given=0 quiet=0 noreuse=0
+lock="" rwlock="" topo="" out="" build="" cc="${CC:-}" cc_given=0 quiet=0 noreuse=0
 [ -n "$cc" ] && cc_given=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --lock) lock="${2:-}"; shift 2 ;;
     --topology) topo="${2:-}"; shift 2 ;;
+    --rwlock) rwlock="${2:-}"; shift 2 ;;
     --out) out="${2:-}"; shift 2 ;;
     --build) build="${2:-}"; shift 2 ;;
     --cc) cc="${2:-}"; cc_given=1; shift 2 ;;
@@ -59,6 +66,7 @@ done
 [ -n "$lock" ] || die "--lock NAME is required (a name CLOF_LOCK accepts, e.g. mcs or clof:tkt-mcs)"
 [ -n "$out" ] || die "--out PATH is required"
 [[ "$lock" =~ ^[A-Za-z0-9_:.+-]+$ ]] || die "--lock '$lock': expected a lock name (letters, digits, _ : . + -)"
+[ -z "$rwlock" ] || [[ "$rwlock" =~ ^[A-Za-z0-9_:.+-]+$ ]] || die "--rwlock '$rwlock': expected an rwlock name (letters, digits, _ : . + -)"
 say() { [ "$quiet" = 1 ] || echo "$@"; }
 
 topo_abs=""
@@ -90,6 +98,7 @@ cat >"$tmp/check.c" <<'EOF'
 #include <pthread.h>
 #include <stdio.h>
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static long n;
 static void *run(void *a)
@@ -99,6 +108,8 @@ static void *run(void *a)
         pthread_mutex_lock(&m);
         n++;
         pthread_cond_signal(&cv);
+        pthread_rwlock_rdlock(&rw);
+        pthread_rwlock_unlock(&rw);
         pthread_mutex_unlock(&m);
     }
     return NULL;
@@ -123,12 +134,13 @@ EOF
 run_check() {
   local lib="$1"; shift
   set +e
-  env -u CLOF_LOCK -u CLOF_TOPOLOGY -u CLOF_EMULATE -u CLOF_SYSFS_ROOT CLOF_STATS=1 "$@" \
+  env -u CLOF_LOCK -u CLOF_RWLOCK -u CLOF_TOPOLOGY -u CLOF_EMULATE -u CLOF_SYSFS_ROOT CLOF_STATS=1 "$@" \
     LD_PRELOAD="$lib" timeout 60 "$tmp/check" >"$tmp/check.out" 2>"$tmp/check.err"
   rc=$?
   set -e
   stats="$(grep -E '^clof-preload\[[0-9]+\]: lock=' "$tmp/check.err" | tail -1 || true)"
-  other="$(grep -vE '^clof-preload\[[0-9]+\]: lock=' "$tmp/check.err" || true)"
+  rwstats="$(grep -E '^clof-preload\[[0-9]+\]: rwlock=' "$tmp/check.err" | tail -1 || true)"
+  other="$(grep -vE '^clof-preload\[[0-9]+\]: (lock|rwlock)=' "$tmp/check.err" || true)"
 }
 
 # Fail fast: the build tree's own library, when it is newer than every
@@ -137,6 +149,7 @@ run_check() {
 if [ -n "$build" ] && [ -f "$build/lib/libclof-preload.so" ] &&
    [ -z "$(find "$here" "$root/include" "$root/src" -newer "$build/lib/libclof-preload.so" -name '*.[ch]' | head -1)" ]; then
   env_pre=(CLOF_LOCK="$lock")
+  [ -n "$rwlock" ] && env_pre+=(CLOF_RWLOCK="$rwlock")
   [ -n "$topo_abs" ] && env_pre+=(CLOF_TOPOLOGY="$topo_abs")
   run_check "$build/lib/libclof-preload.so" "${env_pre[@]}"
   if [ -n "$other" ]; then echo "$other" >&2; die "the library does not run '$lock'${topo_abs:+ over $topo_abs} (its message above); nothing written"; fi
@@ -153,11 +166,15 @@ python3 "$root/tools/gen_compositions.py" "$tmp/pl_gen_compositions.h" --locks "
 common=(-std=c11 -O2 -g -DNDEBUG -fPIC -D_GNU_SOURCE -Wall -Wextra -I"$root/include" "${wait_def[@]}")
 defs=(-DPL_DEFAULT_LOCK="\"$lock\"")
 [ -n "$topo_abs" ] && defs+=(-DPL_DEFAULT_TOPOLOGY="\"$topo_abs\"")
+[ -n "$rwlock" ] && defs+=(-DPL_DEFAULT_RWLOCK="\"$rwlock\"")
 say "build-best.sh: compiling libclof-preload.so with $cc, default lock $lock${topo_abs:+, topology $topo_abs}"
-# Only pl_core.c depends on the defaults.  When --build names a tree whose
-# objects of the library are newer than every source, the other units and
+# Only pl_core.c depends on the defaults (and pl_rwlock.c on --rwlock's).
+# When --build names a tree whose objects of the library are newer than every source, the other units and
 # libclof.a are taken from it (same sources, same flags); otherwise
 # everything is compiled here.
+own() { # SRC: compiled here even when the build tree's objects are reused
+  [ "$(basename "$1")" = pl_core.c ] || { [ -n "$rwlock" ] && [ "$(basename "$1")" = pl_rwlock.c ]; }
+}
 fresh() { # FILE: exists and no source is newer
   [ -f "$1" ] && [ -z "$(find "$here" "$root/include" "$root/src" "$root/tools/gen_compositions.py" \
                          -newer "$1" \( -name '*.[ch]' -o -name '*.py' \) 2>/dev/null | head -1)" ]
@@ -167,7 +184,7 @@ reuse=0
 if [ -n "$build" ] && [ "$noreuse" = 0 ] && fresh "$build/lib/libclof.a"; then
   reuse=1
   for src in "$here"/*.c; do
-    [ "$(basename "$src")" = pl_core.c ] && continue
+    own "$src" && continue
     fresh "$objdir/$(basename "$src").o" || reuse=0
   done
 fi
@@ -175,7 +192,7 @@ pids=() objs=()
 if [ "$reuse" = 1 ]; then
   say "build-best.sh: the other units and libclof.a from $build (up to date)"
   for src in "$here"/*.c; do
-    [ "$(basename "$src")" = pl_core.c ] || objs+=("$objdir/$(basename "$src").o")
+    own "$src" || objs+=("$objdir/$(basename "$src").o")
   done
 else
   for src in "$root"/src/*.c; do
@@ -184,7 +201,7 @@ else
   done
 fi
 for src in "$here"/*.c; do
-  [ "$reuse" = 1 ] && [ "$(basename "$src")" != pl_core.c ] && continue
+  [ "$reuse" = 1 ] && ! own "$src" && continue
   o="$tmp/pl_$(basename "$src" .c).o"; objs+=("$o")
   "$cc" "${common[@]}" -fvisibility=hidden -ftls-model=initial-exec -I"$here" -I"$tmp" \
     "${defs[@]}" -c "$src" -o "$o" 2>"$o.err" & pids+=($!)
@@ -215,9 +232,16 @@ case "$stats" in
   *) die "no statistics line from the check program: not preloaded?" ;;
 esac
 name="$(sed -n 's/.* lock=\([^ ]*\) .*/\1/p' <<<"$stats")"
+if [ -n "$rwlock" ]; then
+  case "$rwstats" in
+    *"rwlock=$rwlock "*|*"rwlock=$rwlock") ;;
+    *) die "the library does not run rwlock '$rwlock': ${rwstats:-no rwlock statistics line}; nothing written" ;;
+  esac
+fi
 
 mkdir -p "$(dirname "$out")"
 cp "$tmp/libclof-preload.so" "$out.tmp.$$"
 mv -f "$out.tmp.$$" "$out"
 say "  check: $stats"
-echo "build-best.sh: wrote $out (default lock $name${topo_abs:+, topology $topo_abs}; CLOF_LOCK overrides)"
+[ -z "$rwstats" ] || say "  check: $rwstats"
+echo "build-best.sh: wrote $out (default lock $name${rwlock:+, rwlock $rwlock}${topo_abs:+, topology $topo_abs}; CLOF_LOCK${rwlock:+ and CLOF_RWLOCK} override)"

@@ -37,9 +37,9 @@
  * lock; anyone else: EPERM, nothing touched.
  *
  * Selection (CLOF_RWLOCK, read at the first rwlock call): a name of
- * CLOF_RW_LOCKS, `glibc` (nothing replaced), unset or empty: the default
- * (PL_DEFAULT_RWLOCK: glibc, see there).  An unknown name: one line on stderr naming the
- * known ones, and glibc's rwlocks.  CLOF_STATS=1: a line at exit,
+ * CLOF_RW_LOCKS, `glibc` (nothing replaced), unset, empty or `auto`: the
+ * default (PL_DEFAULT_RWLOCK: the topology rule, see there).  An unknown
+ * name: one line on stderr naming the known ones, and glibc's rwlocks.  CLOF_STATS=1: a line at exit,
  * rwlock=<name> with the counts (global counters, relaxed adds: only with
  * CLOF_STATS).
  */
@@ -81,14 +81,51 @@ static inline __attribute__((always_inline)) uint32_t pl_rw_slot_of(uint32_t lev
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* CLOF_RWLOCK unset or empty: glibc's rwlocks.  The best of clof's (the
- * cohort RW locks over c-bo-mcs and HMCS) meet glibc contended at T=4..16
- * on the 2-vCPU machine of docs/rwlocks.md but not yet at T=2 (0.70-0.81x,
- * 90% reads), and none has been measured on a NUMA machine yet: replacing
- * programs' rwlocks is asked for by name until one is shown to win. */
+/* CLOF_RWLOCK unset, empty or `auto`: PL_DEFAULT_RWLOCK, a name as
+ * CLOF_RWLOCK takes it (src/preload/build-best.sh --rwlock compiles one in,
+ * as --lock does for PL_DEFAULT_LOCK: the pick of `clof select --rw`), or
+ * "auto", the topology rule (pl_rw_by_topology): the process topology's
+ * NUMA nodes (clof_topology(): CLOF_TOPOLOGY, CLOF_EMULATE, sysfs) --
+ *   one node (or no NUMA level): glibc's rwlock.  Measured on the 2-vCPU,
+ *     one-node machine of docs/rwlocks.md (bench/preload/rw.sh, 90% reads):
+ *     no clof RW lock beats glibc's there at every T (the cohort locks are
+ *     0.70-0.81x at T=2), a per-node indicator has nothing to spread on one
+ *     node, and glibc's rwlock is 56 bytes against a 704-byte block;
+ *   two nodes or more: PL_RW_NUMA_DEFAULT, the cohort RW lock over HMCS --
+ *     the best or within 1% of the best under every preference in the
+ *     SIMULATED kunpeng920 figure (docs/simulation.md), and the best clof RW
+ *     lock through this library at T=4..16 with rw:c-bo-mcs; its 704 bytes
+ *     per rwlock (the indicator's per-node lines) are the price, and a
+ *     program with millions of rwlocks names glibc or rw-central. */
 #ifndef PL_DEFAULT_RWLOCK
-#define PL_DEFAULT_RWLOCK "glibc"
+#define PL_DEFAULT_RWLOCK "auto"
 #endif
+#define PL_RW_NUMA_DEFAULT "rw:hmcs"
+
+/* The topology rule's choice, and why (for CLOF_STATS). */
+static char pl_rw_why[96];
+static const char *pl_rw_by_topology(void)
+{
+    /* the process topology: the one the mutexes installed when their lock is
+     * hierarchical; otherwise installed now, quietly as pl_configure does (a
+     * program that asked for nothing gets no topology warning on stderr);
+     * one that does not load counts as one node */
+    if (pl_lock == NULL || !pl_lock->hierarchical) {
+        clof_topo_opts_t o = {NULL, NULL, NULL, CLOF_TOPO_QUIET};
+        clof_topo_error_t err;
+        if (clof_topology_install(&o, &err) != 0) {
+            snprintf(pl_rw_why, sizeof pl_rw_why, "default: the topology did not load");
+            return "glibc";
+        }
+    }
+    const clof_topology_t *t = clof_topology();
+    int l = clof_topo_level_index(t, CLOF_LEVEL_NUMA);
+    uint32_t nodes = l < 0 ? 1 : clof_topo_ncohorts(t, (uint32_t)l);
+    const char *v = nodes >= 2 ? PL_RW_NUMA_DEFAULT : "glibc";
+    snprintf(pl_rw_why, sizeof pl_rw_why, "default by topology: %u NUMA node%s", nodes,
+             nodes == 1 ? "" : "s");
+    return v;
+}
 
 static __attribute__((noinline)) uint32_t pl_rw_slot_refresh(uint32_t level, uint32_t cpu)
 {
@@ -333,18 +370,20 @@ static void pl_rw_stats_print(void)
     if (!pl_stats_on || clof_atomic32_read_acq(&pl_rw_state) != PL_STATE_READY)
         return;
     if (pl_rw == NULL) {
-        pl_say("clof-preload[%d]: rwlock=glibc (nothing replaced)", (int)getpid());
+        pl_say("clof-preload[%d]: rwlock=glibc (nothing replaced%s%s)", (int)getpid(),
+               pl_rw_why[0] ? "; " : "", pl_rw_why);
         return;
     }
     pl_say("clof-preload[%d]: rwlock=%s rdlocks=%llu wrlocks=%llu busy=%llu timed=%llu "
-              "timeouts=%llu blocks=%llu (%zu B each)",
+              "timeouts=%llu blocks=%llu (%zu B each)%s%s",
               (int)getpid(), pl_rw->name,
               (unsigned long long)__atomic_load_n(&pl_rw_n_rd, __ATOMIC_RELAXED),
               (unsigned long long)__atomic_load_n(&pl_rw_n_wr, __ATOMIC_RELAXED),
               (unsigned long long)__atomic_load_n(&pl_rw_n_busy, __ATOMIC_RELAXED),
               (unsigned long long)__atomic_load_n(&pl_rw_n_timed, __ATOMIC_RELAXED),
               (unsigned long long)__atomic_load_n(&pl_rw_n_timeouts, __ATOMIC_RELAXED),
-              (unsigned long long)pl_rw_n_blocks, pl_rw_blksz);
+              (unsigned long long)pl_rw_n_blocks, pl_rw_blksz, pl_rw_why[0] ? "; " : "",
+              pl_rw_why);
 }
 
 __attribute__((destructor)) static void pl_rw_fini(void)
@@ -371,6 +410,8 @@ static const pl_rwdef_t *pl_rw_select(const char *v)
 {
     if (v == NULL || v[0] == 0)
         v = PL_DEFAULT_RWLOCK;
+    if (!strcmp(v, "auto"))
+        v = pl_rw_by_topology();
     if (!strcmp(v, "glibc"))
         return NULL;
     for (size_t i = 0; i < pl_rw_ndefs(); i++)
@@ -380,9 +421,9 @@ static const pl_rwdef_t *pl_rw_select(const char *v)
     size_t o = 0;
     for (size_t i = 0; i < pl_rw_ndefs() && o < sizeof known; i++)
         o += (size_t)snprintf(known + o, sizeof known - o, " %s", pl_rw_def(i)->name);
-    pl_say("clof-preload: unknown CLOF_RWLOCK='%.100s' (known: glibc%s); running on "
-              "glibc's pthread rwlocks",
-              v, known);
+    pl_say("clof-preload: unknown CLOF_RWLOCK='%.100s' (known: glibc%s; auto or unset: "
+           "by the topology); running on glibc's pthread rwlocks",
+           v, known);
     return NULL;
 }
 

@@ -60,8 +60,13 @@ static void check_loaded(void)
         clof_test_fail("libclof-preload.so is not loaded (LD_PRELOAD)");
     const char *name = f();
     const char *want = getenv("CLOF_RWLOCK");
-    if (want != NULL && want[0] != 0)
+    if (want != NULL && want[0] != 0 && strcmp(want, "auto") != 0)
         CLOF_TEST_CHECK(!strcmp(name, want), "runs rwlock %s, CLOF_RWLOCK=%s", name, want);
+    /* the tests of the default (CLOF_RWLOCK unset or auto): the rwlock the
+     * topology rule must choose (docs/rwlocks.md) */
+    const char *rule = getenv("PL_EXPECT_RWLOCK");
+    if (rule != NULL && rule[0] != 0)
+        CLOF_TEST_CHECK(!strcmp(name, rule), "the default is rwlock %s, expected %s", name, rule);
     expect_name = name;
     glibc_mode = !strcmp(name, "glibc");
 }

@@ -8,34 +8,49 @@
  *   bit 0          WRITER   a writer holds the lock
  *   bits 1..11     the number of writers waiting, times 2 (WWAIT)
  *   bits 12..31    the number of readers inside, times 4096 (READER)
- * A reader CASes the count up while no writer holds the lock (and, when the
- * lock prefers writers, no writer waits); a writer CASes the word from "no
- * reader, no writer" to WRITER; otherwise it adds WWAIT, waits for the word
- * to change, and takes the lock with a CAS that removes its WWAIT and sets
- * WRITER (a writer whose deadline passes removes its WWAIT and wakes the
- * readers it kept out).  Release: a reader subtracts READER, a writer
- * WRITER; either wakes the waiters of the word when it may have let someone
- * in: the last reader out while a writer waits (the release's RMW reads
- * the WWAIT of a writer that announced itself before it; one that
- * announces itself after reads the smaller count), every writer release.
+ * A reader adds READER with one fetch-and-add (glibc's readers do the
+ * same: no CAS loop that every other reader's arrival fails) and is in when
+ * the word it replaced had none of the bits that keep it out -- WRITER, and
+ * under writer preference also WWAITS; otherwise it backs out (subtracts
+ * READER again, exactly a release: it wakes a writer waiting for the count
+ * when it took it to 0) and waits until the word shows none of them, then
+ * adds again.  Under writer preference a waiting reader reads the word
+ * before it adds (glibc's rdlock does the same for
+ * PREFER_WRITER_NONRECURSIVE_NP): its adds would otherwise keep moving the
+ * count that a waiting writer needs to see 0.  A writer CASes the word from
+ * "no reader, no writer" to WRITER; otherwise it adds WWAIT, waits for the
+ * word to change, and takes the lock with a CAS that removes its WWAIT and
+ * sets WRITER (a writer whose deadline passes removes its WWAIT and wakes
+ * the readers it kept out).  A reader that is backing out counts as a
+ * reader for that moment: a writer's try then fails, as glibc's trywrlock
+ * does beside a reader that has added and not yet left.  Release: a reader
+ * subtracts READER, a writer WRITER; either wakes the waiters of the word
+ * when it may have let someone in: the last reader out while a writer
+ * waits (the release's RMW reads the WWAIT of a writer that announced
+ * itself before it; one that announces itself after reads the smaller
+ * count), every writer release.
  * Neutral preference is served as writer preference here
  * (a single word has no queue to be neutral with).
  * Paper: the centralized lock of Calciu et al. (PPoPP'13) §2, the shape of
- * glibc's pthread_rwlock_t (one __readers word with the writer bits).
+ * glibc's pthread_rwlock_t (one __readers word with the writer bits; its
+ * readers fetch-and-add, nptl/pthread_rwlock_common.c).
  * Properties: not FIFO; readers may starve writers under reader preference
  * and writers readers under writer preference; zero bytes are an unlocked
  * reader-preferring lock; no context is needed (clof_noctx_t).
  *
- * Memory orders: the CASes that take the lock (a reader's count up, a
- * writer's WRITER) are acquire: they read the previous writer's release or,
- * for a writer, the last reader's.  Adding WWAIT is relaxed (it publishes
- * nothing; a reader that misses it only enters as under reader preference);
- * removing it at a timeout is a seq_cst RMW followed by a wake (waking
- * order).
- * The releases are seq_cst read-modify-writes under spin-park (the waking
- * order: a waiter parked on the word is seen by the wake that follows) and
- * release otherwise.  The pre-reads of the word are relaxed (filters for
- * the CAS).
+ * Memory orders: a reader's add is acquire: when it enters, it read (in the
+ * word's modification order, a release sequence continued by every other
+ * reader's RMW) the previous writer's release.  A writer's CAS that takes
+ * the lock is acquire: it reads the last reader's release (or the previous
+ * writer's).  Adding WWAIT is relaxed (it publishes nothing; a reader that
+ * misses it only enters as under reader preference); removing it at a
+ * timeout is a seq_cst RMW followed by a wake (waking order).
+ * The releases -- and a reader's back-out, which is one -- are seq_cst
+ * read-modify-writes under spin-park (the waking order: a waiter parked on
+ * the word is seen by the wake that follows) and release otherwise (a
+ * back-out publishes nothing, but a writer waiting for the count reads it
+ * like a departure).  The pre-reads of the word are relaxed (filters for
+ * the RMWs).
  */
 #ifndef CLOF_RW_CENTRAL_H
 #define CLOF_RW_CENTRAL_H
@@ -74,53 +89,6 @@ static inline uint32_t clof_rw_central_rblock_(const clof_rw_central_t *l)
                                           : CLOF_RWC_WRITER | CLOF_RWC_WWAITS;
 }
 
-static inline bool clof_rw_central_read_tryacquire(clof_rw_central_t *l,
-                                                   clof_rw_central_ctx_t *c)
-{
-    (void)c;
-    uint32_t block = clof_rw_central_rblock_(l);
-    uint32_t s = clof_atomic32_read_rlx(&l->word);
-    while (!(s & block)) {
-        uint32_t o = clof_atomic32_cmpxchg_acq(&l->word, s, s + CLOF_RWC_READER);
-        if (o == s)
-            return true;
-        s = o;
-    }
-    return false;
-}
-
-static inline bool clof_rw_central_read_acquire_until(clof_rw_central_t *l,
-                                                      clof_rw_central_ctx_t *c,
-                                                      uint64_t deadline)
-{
-    (void)c;
-    uint32_t block = clof_rw_central_rblock_(l);
-    clof_wait_t w = CLOF_WAIT_INIT;
-    uint32_t s = clof_atomic32_read_rlx(&l->word);
-    for (;;) {
-        if (!(s & block)) {
-            uint32_t o = clof_atomic32_cmpxchg_acq(&l->word, s, s + CLOF_RWC_READER);
-            if (o == s)
-                break;
-            s = o;
-            continue;
-        }
-        if (!clof_rw_wait_change_until_(&w, &l->word, s, deadline))
-            return false;
-        s = clof_atomic32_read_rlx(&l->word);
-    }
-    clof_wait_end(&w);
-    return true;
-}
-
-static inline void clof_rw_central_read_acquire(clof_rw_central_t *l,
-                                                clof_rw_central_ctx_t *c)
-{
-    if (CLOF_LIKELY(clof_rw_central_read_tryacquire(l, c)))
-        return;
-    (void)clof_rw_central_read_acquire_until(l, c, CLOF_DEADLINE_NONE);
-}
-
 static inline void clof_rw_central_read_release(clof_rw_central_t *l,
                                                 clof_rw_central_ctx_t *c)
 {
@@ -135,6 +103,58 @@ static inline void clof_rw_central_read_release(clof_rw_central_t *l,
      * preference for WWAITS, which this release changes neither of) */
     if ((o & CLOF_RWC_READERS) == CLOF_RWC_READER && (o & CLOF_RWC_WWAITS) != 0)
         clof_wake(&l->word._v);
+}
+
+/* One fetch-and-add: in when the word it replaced had no bit of `block`;
+ * otherwise back out (a release: see the header) and say no. */
+static inline bool clof_rw_central_arrive_(clof_rw_central_t *l, uint32_t block)
+{
+    uint32_t o = clof_atomic32_get_add_acq(&l->word, CLOF_RWC_READER);
+    if (CLOF_LIKELY(!(o & block)))
+        return true;
+    clof_rw_central_read_release(l, NULL);
+    return false;
+}
+
+static inline bool clof_rw_central_read_tryacquire(clof_rw_central_t *l,
+                                                   clof_rw_central_ctx_t *c)
+{
+    (void)c;
+    uint32_t block = clof_rw_central_rblock_(l);
+    /* under writer preference, do not add while a writer waits (a count a
+     * waiting writer would have to see fall back to 0) */
+    if (block != CLOF_RWC_WRITER && (clof_atomic32_read_rlx(&l->word) & block))
+        return false;
+    return clof_rw_central_arrive_(l, block);
+}
+
+static inline bool clof_rw_central_read_acquire_until(clof_rw_central_t *l,
+                                                      clof_rw_central_ctx_t *c,
+                                                      uint64_t deadline)
+{
+    (void)c;
+    uint32_t block = clof_rw_central_rblock_(l);
+    clof_wait_t w = CLOF_WAIT_INIT;
+    for (;;) {
+        uint32_t s = clof_atomic32_read_rlx(&l->word);
+        if (!(s & block)) {
+            if (clof_rw_central_arrive_(l, block))
+                break;
+            continue;
+        }
+        if (!clof_rw_wait_change_until_(&w, &l->word, s, deadline))
+            return false;
+    }
+    clof_wait_end(&w);
+    return true;
+}
+
+static inline void clof_rw_central_read_acquire(clof_rw_central_t *l,
+                                                clof_rw_central_ctx_t *c)
+{
+    if (CLOF_LIKELY(clof_rw_central_read_tryacquire(l, c)))
+        return;
+    (void)clof_rw_central_read_acquire_until(l, c, CLOF_DEADLINE_NONE);
 }
 
 static inline bool clof_rw_central_write_tryacquire(clof_rw_central_t *l,
