@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bench/arm_disasm.c -- the locks' acquire and release as separate
- * functions, for bench/arm_disasm.py to disassemble (x86-64 and Armv8, LSE
+ * bench/arm_disasm.c -- the locks' acquire, release and tryacquire as
+ * separate functions, for bench/arm_disasm.py to disassemble (x86-64 and Armv8, LSE
  * and LL/SC): one noinline wrapper per operation, the lock's fast path
  * inlined into it, its slow paths (CLOF_SLOW) out of line.
  *
@@ -49,6 +49,11 @@ ARM_NOINLINE void arm_hmcs_release(clof_hmcs_t *l, clof_hmcs_ctx_t *c)
                                            clof_##name##_ctx_t *c)             \
     {                                                                          \
         clof_##name##_release(l, c);                                           \
+    }                                                                          \
+    ARM_NOINLINE bool arm_##name##_tryacquire(clof_##name##_t *l,              \
+                                              clof_##name##_ctx_t *c)          \
+    {                                                                          \
+        return clof_##name##_tryacquire(l, c);                                 \
     }
 CLOF_BASIC_LOCKS(ARM_WRAP_)
 ARM_WRAP_(hmcs, HMCS)

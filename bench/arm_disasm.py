@@ -22,7 +22,14 @@ compilers (gcc for x86-64, Debian's aarch64-linux-gnu-gcc for Armv8 with
                 describes, prints the table, exits 1 on a mismatch (the test
                 arm.hmcs_barriers.*).
 
+  tryacquire    for every basic lock, HMCS and tkt-mcs-clh: the atomic and
+                ordering instructions of the tryacquire wrapper (its fast
+                path inlined, slow paths out of line), read from the
+                disassembly (no trace): what a change of memory order in a
+                tryacquire compiles to on each target.
+
   python3 bench/arm_disasm.py fastpath [--markdown]
+  python3 bench/arm_disasm.py tryacquire
   python3 bench/arm_disasm.py hmcs-check --flavour lse [--cc CC --objdump OBJDUMP]
 """
 import argparse
@@ -176,6 +183,39 @@ def cmd_fastpath(a):
     return 0
 
 
+# ---------------------------------------------------------------- tryacquire
+
+def cmd_tryacquire(a):
+    cols = list(TARGETS)
+    data = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, t in TARGETS.items():
+            obj = os.path.join(tmp, re.sub(r"\W", "_", name) + ".o")
+            run([t["cc"], "-O2", "-g0", "-c", "-D_GNU_SOURCE",
+                 "-I" + os.path.join(ROOT, "include")] + t["flags"] + [SRC, "-o", obj])
+            funcs = disassemble(t["objdump"], obj)
+            data[name] = {}
+            for lock in LOCKS:
+                body = funcs.get("arm_%s_tryacquire" % lock)
+                if body is None:
+                    sys.exit("arm_disasm: %s: no arm_%s_tryacquire" % (name, lock))
+                data[name][lock] = [mn for _, mn, _ in body if is_atomic(mn)]
+    cc = run(["aarch64-linux-gnu-gcc", "--version"]).splitlines()[0]
+    hc = run(["gcc", "--version"]).splitlines()[0]
+    print("tryacquire: atomic and ordering instructions of the wrapper, in "
+          "address order (disassembly; slow paths out of line)")
+    print("compilers: %s; %s; -O2" % (hc, cc))
+    print()
+    print("| lock | " + " | ".join(cols) + " |")
+    print("|---" * (1 + len(cols)) + "|")
+    for lock in LOCKS:
+        row = [lock.replace("_", "-") if lock != "tkt_mcs_clh" else "clof:tkt-mcs-clh"]
+        for c in cols:
+            row.append(", ".join(data[c][lock]) or "-")
+        print("| " + " | ".join(row) + " |")
+    return 0
+
+
 # ---------------------------------------------------------------- hmcs-check
 
 VARIANTS = ["implicit", "sc", "fences", "amo"]
@@ -282,11 +322,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("fastpath")
+    sub.add_parser("tryacquire")
     h = sub.add_parser("hmcs-check")
     h.add_argument("--flavour", choices=sorted(FLAVOURS), required=True)
     h.add_argument("--cc")
     h.add_argument("--objdump")
     a = ap.parse_args()
+    if a.cmd == "tryacquire":
+        return cmd_tryacquire(a)
     return cmd_fastpath(a) if a.cmd == "fastpath" else cmd_hmcs_check(a)
 
 

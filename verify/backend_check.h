@@ -34,6 +34,11 @@
 #define CLOF_MO_REL VC_REL
 #define CLOF_MO_AR VC_AR
 #define CLOF_MO_SEQ VC_SEQ
+/* publication accesses (atomic.h): marked, so that the mutation tools leave
+ * their orders alone (vc does not model the plain memory they protect) */
+#ifndef CLOF_MO_PUB
+#define CLOF_MO_PUB(mo) ((mo) | VC_PUB)
+#endif
 
 typedef void *clof_vptr_t;
 

@@ -10,7 +10,10 @@
  *   clof-verify --selftest [--model ...]      the checker checks itself
  *   clof-verify --mutate [--lock NAME]... [--model ...]   weaken each order
  *   clof-verify --optimize LOCK               the weakest orders that verify
- *                                             together (C11, every client)
+ *                                             together (C11, every client,
+ *                                             park mode too)
+ *   clof-verify-park --check-orders FILE --clients A,B   (what --optimize
+ *                                             asks the park-mode binary)
  *   clof-verify --bug NAME                    a named memory-order bug
  *   clof-verify --list
  *
@@ -29,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAXSEL 256
 
@@ -62,6 +66,7 @@ static void usage(FILE *o)
             "       clof-verify --mutate [--lock NAME]... [--model M]\n"
             "       clof-verify --optimize LOCK [--full] [-v]\n"
             "       clof-verify --bug NAME [--model M]\n"
+            "       clof-verify --check-orders FILE --clients A,B [--bound K]\n"
             "       clof-verify --list\n"
             "NAME: a client name, a family (basic, numa, clof, regression,\n"
             "hmcs-variants, deep, plain), a shell pattern (\"clof.*\"), or all\n"
@@ -420,6 +425,9 @@ static int collect_groups(const vc_client_t *c, int model, const opts_t *o,
         vc_site_t *s = &sites[i];
         if (s->kind == VC_FUTEX_WAIT || s->kind == VC_FUTEX_WAKE)
             continue;
+        if (s->pub)
+            continue; /* a publication access: its order protects plain
+                         memory, which vc does not model (atomic.h) */
         if (!all_orders && weaken(s->kind, s->mo) < 0 && s->kind != VC_FENCE)
             continue; /* already relaxed */
         char w[1024];
@@ -635,8 +643,10 @@ static int optimize_clients(const char *name, const vc_client_t **out)
     for (int i = 0; i < nall && n < 32; i++) {
         const char *c = all[i]->name;
         if (*all[i]->expect || !strcmp(all[i]->family, "deep") ||
-            !strcmp(all[i]->family, "regression"))
-            continue; /* must-fail variants; the slow deep clients */
+            !strcmp(all[i]->family, "regression") ||
+            !strcmp(all[i]->family, "hmcs-variants"))
+            continue; /* must-fail variants; the slow deep clients; the
+                         HMCS paper's barrier placements (some fail C11) */
         bool mine = !strcmp(c, name) ||
                     (!strncmp(c, name, len) && c[len] == '.');
         bool step = !strncmp(c, "clof.", 5) && !strncmp(c + 5, name, len) &&
@@ -678,7 +688,197 @@ static int nog;
 static const void *oaddr[2048];
 static int omo[2048];
 
-/* Every client verifies (C11, quick) with the orders of og[].cur. */
+/* "lock/ttas.h:56 fn" and "lock/ttas.h:56 other_fn" are the same place:
+ * compare up to the first blank (the two binaries may name an inlined
+ * access after different callers). */
+static bool same_place(const char *a, const char *b)
+{
+    size_t ka = strcspn(a, " "), kb = strcspn(b, " ");
+    return ka == kb && !strncmp(a, b, ka);
+}
+
+/* --check-orders FILE --clients A,B,...: run the named clients of this
+ * binary (those it has), and every other client of it that reaches one of
+ * the orders of FILE, under C11 with the orders of FILE applied; FILE has
+ * one line per weakened order, "PLACE<TAB>KIND<TAB>FROM<TAB>TO" (PLACE as
+ * site_where prints it, the others vc's enum values).  Prints "ok N" or
+ * "fail CLIENT: PROPERTY"; exit 0 when every client verifies.  This is how
+ * `clof-verify --optimize` asks clof-verify-park (the production waiting
+ * policy: parks and wake-ups, which the await mode does not model) about
+ * the orders it weakens. */
+static int check_orders(const char *file, const char *clients,
+                        const opts_t *o)
+{
+    FILE *f = fopen(file, "r");
+    if (!f) {
+        fprintf(stderr, "clof-verify: --check-orders: cannot open %s\n", file);
+        return 2;
+    }
+    static char place[128][1024];
+    static int okind[128], ofrom[128], oto[128];
+    int nl = 0;
+    char line[1200];
+    while (nl < 128 && fgets(line, sizeof line, f)) {
+        char *t1 = strchr(line, '\t');
+        if (!t1)
+            continue;
+        *t1 = 0;
+        if (sscanf(t1 + 1, "%d\t%d\t%d", &okind[nl], &ofrom[nl], &oto[nl]) != 3)
+            continue;
+        copy_str(place[nl], sizeof place[nl], line);
+        nl++;
+    }
+    fclose(f);
+    int nrun = 0;
+    for (int i = 0; i < nall; i++) {
+        const vc_client_t *c = all[i];
+        if (*c->expect)
+            continue; /* a must-fail variant */
+        bool named = false;
+        size_t len = strlen(c->name);
+        for (const char *q = clients; (q = strstr(q, c->name)) != NULL; q++)
+            if ((q == clients || q[-1] == ',') && (q[len] == ',' || !q[len]))
+                named = true;
+        const char *fam = c->family;
+        if (!named && strcmp(fam, "basic") && strcmp(fam, "numa") &&
+            strcmp(fam, "clof") && strcmp(fam, "cr"))
+            continue; /* the slow families (rw, deep, ...) only by name */
+        FILE *sink = fopen("/dev/null", "w");
+        int ng = collect_groups(c, VC_C11, o, sink, false);
+        fclose(sink);
+        if (ng < 0) {
+            if (!named)
+                continue;
+            printf("fail %s: the unmutated lock does not verify\n", c->name);
+            return 1;
+        }
+        /* the named clients, and every other client of this binary that
+         * reaches a weakened order (shared code: the fast word, the
+         * composition generator, the basic locks under cr:) */
+        int na = 0;
+        for (int j = 0; j < ng; j++)
+            for (int k = 0; k < nl; k++)
+                if (same_place(groups[j].where, place[k]) &&
+                    groups[j].kind == okind[k] && groups[j].mo == ofrom[k])
+                    for (int a = 0; a < groups[j].naddr && na < 2048; a++) {
+                        oaddr[na] = groups[j].addr[a];
+                        omo[na++] = oto[k];
+                    }
+        if (!named && na == 0)
+            continue;
+        vc_mutation_t m;
+        memset(&m, 0, sizeof m);
+        m.sites = oaddr;
+        m.nsites = na;
+        m.site_mos = omo;
+        vc_result_t r;
+        sink = fopen("/dev/null", "w");
+        run_one(c, VC_C11, o, &m, sink, &r);
+        fclose(sink);
+        nrun++;
+        if (r.verdict != VC_OK) {
+            printf("fail %s: %s\n", c->name,
+                   r.verdict == VC_VIOLATION ? r.property : "checker error");
+            return 1;
+        }
+    }
+    printf("ok %d\n", nrun);
+    return 0;
+}
+
+/* the most clients a park-mode check ran (for the summary line) */
+static int park_clients_max = -1;
+
+/* The park-mode binary beside this one (clof-verify-park), or NULL. */
+static const char *park_binary(void)
+{
+#if defined(VC_PARK_MODE)
+    return NULL;
+#else
+    static char path[1024];
+    static int state; /* 0 unknown, 1 found, -1 absent */
+    if (state == 0) {
+        ssize_t k = readlink("/proc/self/exe", path, sizeof path - 32);
+        state = -1;
+        if (k > 0) {
+            path[k] = 0;
+            char *sl = strrchr(path, '/');
+            if (sl) {
+                strcpy(sl + 1, "clof-verify-park");
+                if (access(path, X_OK) == 0)
+                    state = 1;
+            }
+        }
+    }
+    return state == 1 ? path : NULL;
+#endif
+}
+
+/* The weakened orders so far also hold under the production waiting policy:
+ * clof-verify-park runs the same clients (those it has: the basic locks,
+ * their composition step, cr) with parks and wake-ups, C11, preemption
+ * bound 1 (its CI configuration).  True when it has none of them. */
+static bool optimize_park_ok(const vc_client_t **cl, int ncl,
+                             const char **failed, char *prop, size_t np)
+{
+    const char *bin = park_binary();
+    if (!bin)
+        return true;
+    char tmp[] = "/tmp/clof-optimize-XXXXXX";
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return true;
+    FILE *f = fdopen(fd, "w");
+    for (int j = 0; j < nog; j++)
+        if (og[j].cur != og[j].mo)
+            fprintf(f, "%s\t%d\t%d\t%d\n", og[j].where, og[j].kind,
+                    og[j].mo, og[j].cur);
+    fclose(f);
+    char names[2048] = "";
+    size_t used = 0;
+    for (int i = 0; i < ncl; i++) {
+        int w = snprintf(names + used, sizeof names - used, "%s%s",
+                         i ? "," : "", cl[i]->name);
+        if (w < 0 || (size_t)w >= sizeof names - used)
+            break;
+        used += (size_t)w;
+    }
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "'%s' --check-orders '%s' --clients '%s' --bound 1", bin, tmp,
+             names);
+    FILE *p = popen(cmd, "r");
+    bool ok = true;
+    char out[256] = "";
+    if (p) {
+        if (!fgets(out, sizeof out, p))
+            out[0] = 0;
+        int st = pclose(p);
+        ok = st == 0;
+        int n;
+        if (ok && sscanf(out, "ok %d", &n) == 1 && n > park_clients_max)
+            park_clients_max = n;
+    }
+    unlink(tmp);
+    if (!ok) {
+        static char who[128];
+        char *c = strchr(out, ':');
+        if (!strncmp(out, "fail ", 5) && c) {
+            snprintf(who, sizeof who, "%.*s (park mode)", (int)(c - out - 5),
+                     out + 5);
+            snprintf(prop, np, "%s", c + 2);
+            prop[strcspn(prop, "\n")] = 0;
+        } else {
+            snprintf(who, sizeof who, "clof-verify-park");
+            snprintf(prop, np, "%s", "checker error");
+        }
+        *failed = who;
+    }
+    return ok;
+}
+
+/* Every client verifies (C11, quick) with the orders of og[].cur, and so
+ * do the park-mode clients. */
 static bool optimize_ok(const vc_client_t **cl, int ncl, const opts_t *o,
                         long *runs, const char **failed, char *prop,
                         size_t np)
@@ -709,7 +909,31 @@ static bool optimize_ok(const vc_client_t **cl, int ncl, const opts_t *o,
         }
     }
     fclose(sink);
+    if (ok) {
+        (*runs)++;
+        ok = optimize_park_ok(cl, ncl, failed, prop, np);
+    }
     return ok;
+}
+
+/* The orders one step below mo, the weakest first: an RMW's acq_rel may
+ * lose both halves (relaxed) or one of them (acquire, release -- on Armv8
+ * SWPA / LDAXR-STXR instead of SWPAL / LDAXR-STLXR), so its step is tried
+ * three ways.  0 when mo is already the weakest. */
+static int weaker_steps(int kind, int mo, int out[3])
+{
+    bool rmw = kind != VC_LOAD && kind != VC_STORE && kind != VC_FENCE;
+    if (rmw && mo == VC_AR) {
+        out[0] = VC_RLX;
+        out[1] = VC_ACQ;
+        out[2] = VC_REL;
+        return 3;
+    }
+    int w = weaken(kind, mo);
+    if (w < 0)
+        return 0;
+    out[0] = w;
+    return 1;
 }
 
 /* VSync-style: weaken the orders of lock `name`'s own header one step at a
@@ -801,6 +1025,40 @@ static int optimize(const char *name, const opts_t *o)
             }
         }
     }
+    /* Orders in code that other locks share (the fast word, hier/; the
+     * generator, compose.h): every client that reaches one of them must
+     * verify with the weakened order, not only this lock's. */
+    bool shared = false;
+    for (int j = 0; j < nog; j++)
+        if (!strncmp(og[j].where, "hier/", 5) ||
+            !strncmp(og[j].where, "compose.h", 9))
+            shared = true;
+    for (int i = 0; shared && i < nall && ncl < 32; i++) {
+        const vc_client_t *c = all[i];
+        const char *fam = c->family;
+        if (*c->expect || (strcmp(fam, "basic") && strcmp(fam, "numa") &&
+                           strcmp(fam, "clof") && strcmp(fam, "cr")))
+            continue;
+        int d;
+        for (d = 0; d < ncl; d++)
+            if (cl[d] == c)
+                break;
+        if (d < ncl)
+            continue;
+        FILE *sink = fopen("/dev/null", "w");
+        int ng = collect_groups(c, VC_C11, o, sink, false);
+        fclose(sink);
+        bool reaches = false;
+        for (int j = 0; j < ng && !reaches; j++)
+            for (int k = 0; k < nog && !reaches; k++)
+                if (same_place(groups[j].where, og[k].where) &&
+                    groups[j].kind == og[k].kind && groups[j].mo == og[k].mo &&
+                    (!strncmp(og[k].where, "hier/", 5) ||
+                     !strncmp(og[k].where, "compose.h", 9)))
+                    reaches = true;
+        if (reaches)
+            cl[ncl++] = c;
+    }
     printf("optimize %s: %d orders in", name, nog);
     for (int k = 0; k < nfiles; k++)
         printf(" %s", files[k]);
@@ -812,26 +1070,31 @@ static int optimize(const char *name, const opts_t *o)
     long runs = 0;
     for (int j = 0; j < nog; j++) {
         for (;;) {
-            int w = weaken(og[j].kind, og[j].cur);
-            if (w < 0)
+            int cand[3];
+            int nc = weaker_steps(og[j].kind, og[j].cur, cand);
+            if (nc == 0)
                 break;
-            int before = og[j].cur;
-            og[j].cur = w;
-            const char *failed = NULL;
-            char prop[64] = "";
-            if (optimize_ok(cl, ncl, o, &runs, &failed, prop, sizeof prop)) {
-                if (w == VC_NOMO)
+            int before = og[j].cur, took = -1;
+            for (int k = 0; k < nc && took < 0; k++) {
+                og[j].cur = cand[k];
+                const char *failed = NULL;
+                char prop[64] = "";
+                if (optimize_ok(cl, ncl, o, &runs, &failed, prop,
+                                sizeof prop)) {
+                    took = cand[k];
                     break;
-                continue;
+                }
+                og[j].cur = before;
+                if (o->verbose)
+                    printf("  needs %s %s %s (-> %s fails %s: %s)\n",
+                           og[j].where, vc_kind_name(og[j].kind),
+                           vc_mo_name(before),
+                           cand[k] == VC_NOMO ? "removed"
+                                              : vc_mo_name(cand[k]),
+                           failed, prop);
             }
-            og[j].cur = before;
-            if (o->verbose)
-                printf("  kept %s %s %s (-> %s fails %s: %s)\n",
-                       og[j].where, vc_kind_name(og[j].kind),
-                       vc_mo_name(before),
-                       w == VC_NOMO ? "removed" : vc_mo_name(w), failed,
-                       prop);
-            break;
+            if (took < 0 || took == VC_NOMO)
+                break;
         }
     }
     int nweak = 0;
@@ -856,6 +1119,16 @@ static int optimize(const char *name, const opts_t *o)
     printf("optimize %s: %d of %d orders weakened together, every client "
            "verifies with all of them (%ld runs, %.1f s)\n",
            name, nweak, nog, runs, now_wall() - t0);
+    if (park_clients_max >= 0)
+        printf("optimize %s: park mode (clof-verify-park, C11, bound 1): up "
+               "to %d clients per check%s\n",
+               name, park_clients_max,
+               park_clients_max == 0 ? " -- none of them reaches these "
+                                       "orders: not checked with parking"
+                                     : "");
+    else if (!park_binary())
+        printf("optimize %s: park mode not checked (clof-verify-park not "
+               "found beside this program)\n", name);
     return 0;
 }
 
@@ -884,6 +1157,7 @@ int main(int argc, char **argv)
     bool do_self = false, do_list = false, do_mut = false, check_exp = false;
     const char *opt_lock = NULL;
     const char *bug = NULL;
+    const char *chk_file = NULL, *chk_clients = "";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -937,6 +1211,12 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--optimize")) {
             NEED();
             opt_lock = v;
+        } else if (!strcmp(a, "--check-orders")) {
+            NEED();
+            chk_file = v;
+        } else if (!strcmp(a, "--clients")) {
+            NEED();
+            chk_clients = v;
         } else if (!strcmp(a, "--bug")) {
             NEED();
             bug = v;
@@ -969,6 +1249,8 @@ int main(int argc, char **argv)
         return run_bug(bug, mmask, &o);
     if (opt_lock)
         return optimize(opt_lock, &o);
+    if (chk_file)
+        return check_orders(chk_file, chk_clients, &o);
 
     /* the selection */
     const vc_client_t *run[MAXSEL];

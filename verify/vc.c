@@ -449,7 +449,8 @@ static void view_join_full(uint16_t *dst, const uint16_t *src)
 
 static const char *name_of(uintptr_t a, char *buf, size_t n);
 
-static int site_mo(const void *site, int kind, int mo, const void *addr)
+static int site_mo(const void *site, int kind, int mo, const void *addr,
+                   bool pub)
 {
     if (CF->sites) {
         unsigned h = (unsigned)(((uintptr_t)site >> 1) * 2654435761u) &
@@ -463,6 +464,7 @@ static int site_mo(const void *site, int kind, int mo, const void *addr)
                     cf->sites[i].kind = kind;
                     cf->sites[i].mo = mo;
                     cf->sites[i].hits = 0;
+                    cf->sites[i].pub = pub;
                     shash[h].addr = site;
                     shash[h].idx = i;
                     cf->sites[i].hits++;
@@ -477,7 +479,7 @@ static int site_mo(const void *site, int kind, int mo, const void *addr)
         }
     }
     const vc_mutation_t *m = CF->mutation;
-    if (m) {
+    if (m && !pub) {
         for (int i = 0; i < m->nsites; i++)
             if (m->sites[i] == site)
                 return m->site_mos ? m->site_mos[i] : m->mo;
@@ -1175,9 +1177,11 @@ __attribute__((noinline)) uint64_t vc_access(int kind, void *addr, int size,
     val &= m;
     exp &= m;
     thr_t *t = g_cur;
+    bool pub = (mo & VC_PUB) != 0;
+    mo &= ~VC_PUB;
     if (!t)
         return plain_access(kind, addr, size, val, exp);
-    mo = site_mo(site, kind, mo, addr);
+    mo = site_mo(site, kind, mo, addr, pub);
     if (kind == VC_FENCE && mo == VC_NOMO)
         return 0; /* mutation: fence removed */
     if (mo == VC_NOMO)

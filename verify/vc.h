@@ -63,6 +63,10 @@ enum vc_model { VC_SC = 0, VC_TSO = 1, VC_C11 = 2 };
 
 /* memory orders (the backend maps CLOF_MO_* onto these) */
 enum vc_mo { VC_RLX = 0, VC_ACQ = 1, VC_REL = 2, VC_AR = 3, VC_SEQ = 4, VC_NOMO = 5 };
+/* Or'ed into the order of a publication access (atomic.h's *_pub: its order
+ * protects plain memory, which vc does not model): vc_access strips it and
+ * never applies a mutation to such a site; the mutation tools skip it. */
+#define VC_PUB 16
 
 /* access kinds */
 enum vc_kind {
@@ -142,6 +146,7 @@ typedef struct vc_site {
     int kind;
     int mo;
     long hits;
+    bool pub; /* a publication access (VC_PUB): never weakened */
 } vc_site_t;
 
 typedef struct vc_cfg {

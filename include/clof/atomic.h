@@ -20,7 +20,20 @@
  *   clof_atomicW_get_{inc,dec}[...](a)            -> old value
  *   clof_atomicW_{add,sub,inc,dec}[...](a[, v])   (no result)
  *   clof_atomicptr_* : read, write, xchg, cmpxchg with the same suffixes
+ *   clof_atomicptr_{read,write,cmpxchg}_pub  publication: see below
  *   clof_fence(), clof_fence_acq(), clof_fence_rel()
+ *
+ * Publication accesses
+ *   clof_atomicptr_read_pub (acquire), clof_atomicptr_write_pub (release)
+ *   and clof_atomicptr_cmpxchg_pub (seq_cst) read and install a pointer to memory that was initialised by
+ *   plain stores (a lazily built lock tree).  Their order protects that
+ *   plain memory, which the model checker does not model (it sees shim
+ *   accesses only), so the checker can never show that a weaker order is
+ *   wrong there.  A backend may mark them by defining CLOF_MO_PUB(mo)
+ *   (verify/backend_check.h does: its mutation and --optimize tools never
+ *   weaken them); elsewhere CLOF_MO_PUB(mo) is mo and they are exactly
+ *   clof_atomicptr_read_acq, clof_atomicptr_write_rel and
+ *   clof_atomicptr_cmpxchg.
  *
  * Waiting on an atomic (the await helpers, waking writes) is not here: it
  * sits one floor up, in await.h, over this header and wait.h.
@@ -196,6 +209,11 @@ CLOF_A_WIDTH_(64, uint64_t)
 #define clof_atomicptr_read(a) clof_atomicptr_read_mo_(a, CLOF_MO_SEQ)
 #define clof_atomicptr_read_acq(a) clof_atomicptr_read_mo_(a, CLOF_MO_ACQ)
 #define clof_atomicptr_read_rlx(a) clof_atomicptr_read_mo_(a, CLOF_MO_RLX)
+#ifndef CLOF_MO_PUB
+#define CLOF_MO_PUB(mo) (mo)
+#endif
+#define clof_atomicptr_read_pub(a)                                             \
+    clof_atomicptr_read_mo_(a, CLOF_MO_PUB(CLOF_MO_ACQ))
 
 #define clof_atomicptr_write_mo_(a, v, mo)                                     \
     clof_be_store_ptr(CLOF_APTR_RAW_(a), (void *)CLOF_APTR_CHECK_(a, v), mo)
@@ -204,6 +222,8 @@ CLOF_A_WIDTH_(64, uint64_t)
     clof_atomicptr_write_mo_(a, v, CLOF_MO_REL)
 #define clof_atomicptr_write_rlx(a, v)                                         \
     clof_atomicptr_write_mo_(a, v, CLOF_MO_RLX)
+#define clof_atomicptr_write_pub(a, v)                                         \
+    clof_atomicptr_write_mo_(a, v, CLOF_MO_PUB(CLOF_MO_REL))
 
 #define clof_atomicptr_xchg_mo_(a, v, mo)                                      \
     ((CLOF_TYPEOF_((a)->_v))clof_be_xchg_ptr(                                  \
@@ -225,6 +245,8 @@ CLOF_A_WIDTH_(64, uint64_t)
     clof_atomicptr_cmpxchg_mo_(a, e, d, CLOF_MO_REL)
 #define clof_atomicptr_cmpxchg_rlx(a, e, d)                                    \
     clof_atomicptr_cmpxchg_mo_(a, e, d, CLOF_MO_RLX)
+#define clof_atomicptr_cmpxchg_pub(a, e, d)                                    \
+    clof_atomicptr_cmpxchg_mo_(a, e, d, CLOF_MO_PUB(CLOF_MO_SEQ))
 
 /* ---- fences ---- */
 static inline void clof_fence(void)

@@ -441,7 +441,7 @@ static inline int clof_cmp_init_topo(const clof_cmp_front_t *f,
         clof_cmp_free_tree(tr);
         return -1;
     }
-    clof_atomicptr_write_rel(tree, tr);
+    clof_atomicptr_write_pub(tree, tr);
     return 0;
 }
 static inline void clof_cmp_destroy(clof_compose_treep_t *tree)
@@ -468,7 +468,7 @@ static inline clof_compose_tree_t *clof_cmp_lazy(const clof_cmp_front_t *f,
             abort(); /* out of memory at first use */
     }
     clof_compose_tree_t *old =
-        clof_atomicptr_cmpxchg(tree, (clof_compose_tree_t *)NULL, tr);
+        clof_atomicptr_cmpxchg_pub(tree, (clof_compose_tree_t *)NULL, tr);
     if (old) {
         if (reused)
             CLOF_COMPOSE_TREE_RETIRE(tr, kind);
@@ -478,11 +478,16 @@ static inline clof_compose_tree_t *clof_cmp_lazy(const clof_cmp_front_t *f,
     }
     return tr;
 }
-/* the tree (built at the first use) */
+/* the tree (built at the first use).  The acquire (a publication access,
+ * atomic.h) orders the reader after the plain stores that built the tree:
+ * relaxed, a thread that finds the tree another thread has just installed
+ * could read its nodes uninitialised (a data race in C11).  The model
+ * checker does not model plain memory, so it cannot judge this order and
+ * never weakens it (its clients build the tree before the threads start). */
 CLOF_INLINE clof_compose_tree_t *clof_cmp_tree(const clof_cmp_front_t *f,
                                                clof_compose_treep_t *tree)
 {
-    clof_compose_tree_t *tr = clof_atomicptr_read_acq(tree);
+    clof_compose_tree_t *tr = clof_atomicptr_read_pub(tree);
     if (CLOF_UNLIKELY(tr == NULL))
         tr = f->lazy(tree);
     return tr;

@@ -30,6 +30,14 @@
  *     await on the predecessor node (acquire), release for the node init.
  *   await pred->locked == 0 acquire: pairs with the predecessor's waking
  *     (release) store in release.
+ *   tryacquire's first read of pred->locked relaxed: only a filter; the
+ *     acquire that orders the critical sections is the await after the
+ *     successful cmpxchg (immediate unless ABA).  A conditional branch
+ *     separates the read from every later store (no load buffering on
+ *     Armv8).  Verified together with every other order of this header by
+ *     `clof-verify --optimize clh` (C11, park mode too); on Armv8 LDAR ->
+ *     LDR, on x86 the same MOV (docs/verification.md, "Relaxations
+ *     adopted").
  *   release: a wakeable store of 0 to my node (seq_cst under spin-park),
  *     then a seq_cst read of tail: a successor that swaps in after that read
  *     reads my node after our store and never parks, so the wake is needed
@@ -106,7 +114,7 @@ CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
     clof_clh_node_t *pred = t ? t : &l->first;
-    if (clof_atomic32_read_acq(&pred->locked) != 0)
+    if (clof_atomic32_read_rlx(&pred->locked) != 0)
         return false;
     clof_clh_node_t *me = clof_clh_mynode_(c);
     clof_atomic32_write_rlx(&me->locked, 1);

@@ -27,6 +27,15 @@
  *     know the successor has read it; no data flows back.
  *   cmpxchg_rel on tail: publishes the critical section to the next
  *     exchanger.
+ *   tryacquire's cmpxchg(tail, NULL, c) acquire: it succeeds only on an
+ *     empty queue, whose last owner's cmpxchg_rel it reads (acquire); no
+ *     release half is needed: a successor that swaps in behind c learns
+ *     nothing from c's tail write -- it waits for c->grant, which my
+ *     release writes (release), and my context's grant is NULL whenever
+ *     idle, the last acknowledgement having been read by my own previous
+ *     release (coherence).  Verified together by `clof-verify --optimize
+ *     hemlock` (C11, park mode too); on Armv8 CASAL -> CASA, on x86 the
+ *     same LOCK CMPXCHG (docs/verification.md, "Relaxations adopted").
  */
 #ifndef CLOF_LOCK_HEMLOCK_H
 #define CLOF_LOCK_HEMLOCK_H
@@ -81,8 +90,8 @@ CLOF_SLOW void clof_hemlock_handover_(clof_hemlock_t *l, clof_hemlock_ctx_t *c)
 CLOF_INLINE bool clof_hemlock_tryacquire(clof_hemlock_t *l,
                                            clof_hemlock_ctx_t *c)
 {
-    return clof_atomicptr_cmpxchg(&l->tail, (clof_hemlock_ctx_t *)NULL, c) ==
-           NULL;
+    return clof_atomicptr_cmpxchg_acq(&l->tail, (clof_hemlock_ctx_t *)NULL,
+                                      c) == NULL;
 }
 
 CLOF_INLINE void clof_hemlock_release(clof_hemlock_t *l,

@@ -253,7 +253,7 @@ static inline int clof_hmcs_init_topo(clof_hmcs_t *l, const clof_topology_t *t,
     clof_hmcs_tree_t *tr = clof_hmcs_build_(t, depth, levels);
     if (!tr)
         return -1;
-    clof_atomicptr_write_rel(&l->tree, tr);
+    clof_atomicptr_write_pub(&l->tree, tr);
     return 0;
 }
 
@@ -289,7 +289,7 @@ CLOF_SLOW clof_hmcs_tree_t *clof_hmcs_lazy_(clof_hmcs_t *l)
     if (!tr)
         abort(); /* out of memory at first use */
     clof_hmcs_tree_t *old =
-        clof_atomicptr_cmpxchg(&l->tree, (clof_hmcs_tree_t *)NULL, tr);
+        clof_atomicptr_cmpxchg_pub(&l->tree, (clof_hmcs_tree_t *)NULL, tr);
     if (old) {
         if (reused)
             CLOF_COMPOSE_TREE_RETIRE(tr, kind);
@@ -300,9 +300,11 @@ CLOF_SLOW clof_hmcs_tree_t *clof_hmcs_lazy_(clof_hmcs_t *l)
     return tr;
 }
 
+/* The tree, built at first use; the acquire publishes its plain
+ * initialisation (as compose.h's clof_cmp_tree: a publication access). */
 CLOF_INLINE clof_hmcs_tree_t *clof_hmcs_tree_(clof_hmcs_t *l)
 {
-    clof_hmcs_tree_t *tr = clof_atomicptr_read_acq(&l->tree);
+    clof_hmcs_tree_t *tr = clof_atomicptr_read_pub(&l->tree);
     if (CLOF_UNLIKELY(tr == NULL))
         tr = clof_hmcs_lazy_(l);
     return tr;
