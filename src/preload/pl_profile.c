@@ -190,12 +190,21 @@ static uint64_t pl_prof_count(const pl_prof_rec_t *r)
     }
 }
 
-/* one acquisition of r: true when its hold is the one to sample */
+/* one acquisition of r: true when its hold is the one to sample (down
+ * goes below zero) */
 static inline __attribute__((always_inline)) bool pl_prof_counted(pl_prof_rec_t *r,
                                                                   bool atomic)
 {
-    int64_t left = atomic ? __atomic_sub_fetch(&r->down, 1, __ATOMIC_RELAXED) : --r->down;
-    return CLOF_UNLIKELY(left < 0);
+    if (!atomic)
+        return CLOF_UNLIKELY(--r->down < 0);
+#if defined(__clang__)
+    /* the same test on the old value: clang makes `lock sub` and a branch
+     * of this form, and a `lock xadd`, an add and a branch of the other */
+    return CLOF_UNLIKELY(__atomic_fetch_sub(&r->down, 1, __ATOMIC_RELAXED) <= 0);
+#else
+    /* gcc makes `lock sub` and a branch of this form only */
+    return CLOF_UNLIKELY(__atomic_sub_fetch(&r->down, 1, __ATOMIC_RELAXED) < 0);
+#endif
 }
 
 /* the sampled acquisition: the next period's countdown, its count kept in acq */
