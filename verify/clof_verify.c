@@ -453,6 +453,15 @@ static int collect_groups(const vc_client_t *c, int model, const opts_t *o,
     return ng;
 }
 
+/* One weakened order for the park-mode check of --mutate (when `where` is
+ * set, optimize_park_ok asks about it instead of the --optimize set). */
+static struct {
+    const char *where;
+    int kind, from, to;
+} park_single;
+static bool optimize_park_ok(const vc_client_t **cl, int ncl,
+                             const char **failed, char *prop, size_t np);
+
 static int mutate(const vc_client_t *c, int model, const opts_t *o,
                   int *caught_out, int *safe_out)
 {
@@ -477,6 +486,23 @@ static int mutate(const vc_client_t *c, int model, const opts_t *o,
             m.mo = w;
             vc_result_t mr;
             run_one(c, model, o, &m, sink, &mr);
+            /* under C11, a weakening the await mode calls safe is asked of
+             * the production waiting policy too (clof-verify-park: parks
+             * and wake-ups; the clients it has that reach the order) */
+            if (mr.verdict == VC_OK && model == VC_C11) {
+                park_single.where = g[j].where;
+                park_single.kind = g[j].kind;
+                park_single.from = g[j].mo;
+                park_single.to = w;
+                const char *failed = NULL;
+                char prop[64] = "";
+                if (!optimize_park_ok(&c, 1, &failed, prop, sizeof prop)) {
+                    mr.verdict = VC_VIOLATION;
+                    snprintf(mr.property, sizeof mr.property, "%s (park mode)",
+                             prop);
+                }
+                park_single.where = NULL;
+            }
             char from[32], to[32];
             snprintf(from, sizeof from, "%s", vc_mo_name(mo));
             snprintf(to, sizeof to, "%s",
@@ -829,10 +855,14 @@ static bool optimize_park_ok(const vc_client_t **cl, int ncl,
     if (fd < 0)
         return true;
     FILE *f = fdopen(fd, "w");
-    for (int j = 0; j < nog; j++)
-        if (og[j].cur != og[j].mo)
-            fprintf(f, "%s\t%d\t%d\t%d\n", og[j].where, og[j].kind,
-                    og[j].mo, og[j].cur);
+    if (park_single.where)
+        fprintf(f, "%s\t%d\t%d\t%d\n", park_single.where, park_single.kind,
+                park_single.from, park_single.to);
+    else
+        for (int j = 0; j < nog; j++)
+            if (og[j].cur != og[j].mo)
+                fprintf(f, "%s\t%d\t%d\t%d\n", og[j].where, og[j].kind,
+                        og[j].mo, og[j].cur);
     fclose(f);
     char names[2048] = "";
     size_t used = 0;
