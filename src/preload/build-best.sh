@@ -152,7 +152,7 @@ if [ -n "$build" ] && [ -f "$build/lib/libclof-preload.so" ] &&
   [ -n "$rwlock" ] && env_pre+=(CLOF_RWLOCK="$rwlock")
   [ -n "$topo_abs" ] && env_pre+=(CLOF_TOPOLOGY="$topo_abs")
   run_check "$build/lib/libclof-preload.so" "${env_pre[@]}"
-  if [ -n "$other" ]; then echo "$other" >&2; die "the library does not run '$lock'${topo_abs:+ over $topo_abs} (its message above); nothing written"; fi
+  if [ -n "$other" ]; then echo "$other" >&2; die "the library does not run '$lock'${topo_abs:+ over $topo_abs}${rwlock:+ with rwlock '$rwlock'} (its message above); nothing written"; fi
 fi
 
 # the compositions, with the generator arguments of src/preload/CMakeLists.txt
@@ -224,7 +224,7 @@ fi
 
 # the check of the library built
 run_check "$tmp/libclof-preload.so"
-if [ -n "$other" ]; then echo "$other" >&2; die "the library does not run '$lock'${topo_abs:+ over $topo_abs} (its message above); nothing written"; fi
+if [ -n "$other" ]; then echo "$other" >&2; die "the library does not run '$lock'${topo_abs:+ over $topo_abs}${rwlock:+ with rwlock '$rwlock'} (its message above); nothing written"; fi
 [ "$rc" = 0 ] || { cat "$tmp/check.out" "$tmp/check.err" >&2; die "the check program failed (exit $rc); nothing written"; }
 case "$stats" in
   *"lock=glibc "*|*"lock=glibc") die "the library ran on glibc's mutexes: $stats" ;;

@@ -14,7 +14,7 @@ topo="$src/examples/topology/epyc7352-3level.topo"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL build_best: $*" >&2; exit 1; }
-clean() { env -u CLOF_LOCK -u CLOF_TOPOLOGY -u CLOF_EMULATE -u CLOF_SYSFS_ROOT -u CLOF_STATS "$@"; }
+clean() { env -u CLOF_LOCK -u CLOF_RWLOCK -u CLOF_TOPOLOGY -u CLOF_EMULATE -u CLOF_SYSFS_ROOT -u CLOF_STATS "$@"; }
 
 # bad input first (fails before compiling anything)
 out="$tmp/bad/libclof-best.so"
@@ -28,6 +28,10 @@ clean "$bb" --lock hmcs --topology "$tmp/bad.topo" --out "$out" --build "$build"
 cat "$tmp/o"
 grep -q "bad.topo:" "$tmp/o" || fail "the bad file's line is not named"
 clean "$bb" --out "$out" >"$tmp/o" 2>&1 && fail "no --lock was accepted"
+clean "$bb" --lock mcs --rwlock rw:nosuch --out "$out" --build "$build" --cc "$cc" >"$tmp/o" 2>&1 \
+  && fail "an unknown rwlock was accepted"
+cat "$tmp/o"
+grep -q "unknown CLOF_RWLOCK='rw:nosuch'" "$tmp/o" || fail "no 'unknown CLOF_RWLOCK' message"
 [ ! -e "$out" ] || fail "a failed build wrote $out"
 
 # everything compiled here (as from a checkout without a build): asl:mcs
@@ -39,12 +43,15 @@ grep -q "from $build" "$tmp/o" && fail "--no-reuse reused the build tree"
 clean CLOF_STATS=1 LD_PRELOAD="$out2" "$conform" default_child 2>"$tmp/e" || fail "default_child: $(cat "$tmp/e")"
 grep -q " lock=asl:mcs " "$tmp/e" || fail "the default lock is not asl:mcs: $(cat "$tmp/e")"
 
-# a library with clof:tkt-mcs over the 3-level EPYC hierarchy (the build
-# tree is fresh: only pl_core.c is compiled)
+# a library with clof:tkt-mcs over the 3-level EPYC hierarchy and the
+# rwlock rw-central (the build tree is fresh: only pl_core.c and
+# pl_rwlock.c are compiled); its own check ran an rwlock with CLOF_RWLOCK
+# unset and reports rw-central
 out="$tmp/best/libclof-best.so"
-clean "$bb" --lock clof:ticket-mcs --topology "$topo" --out "$out" --build "$build" --cc "$cc" >"$tmp/o" 2>&1 \
-  || { cat "$tmp/o"; fail "build-best.sh failed"; }
+clean "$bb" --lock clof:ticket-mcs --rwlock rw-central --topology "$topo" --out "$out" --build "$build" \
+  --cc "$cc" >"$tmp/o" 2>&1 || { cat "$tmp/o"; fail "build-best.sh failed"; }
 cat "$tmp/o"
+grep -q "rwlock=rw-central rdlocks=[1-9]" "$tmp/o" || fail "the default rwlock is not rw-central"
 [ -f "$out" ] || fail "no $out"
 
 # the defaults: that lock, that hierarchy
