@@ -87,16 +87,19 @@ static inline __attribute__((always_inline)) uint32_t pl_rw_slot_of(uint32_t lev
  * "auto", the topology rule (pl_rw_by_topology): the process topology's
  * NUMA nodes (clof_topology(): CLOF_TOPOLOGY, CLOF_EMULATE, sysfs) --
  *   one node (or no NUMA level): glibc's rwlock.  Measured on the 2-vCPU,
- *     one-node machine of docs/rwlocks.md (bench/preload/rw.sh, 90% reads):
- *     no clof RW lock beats glibc's there at every T (the cohort locks are
- *     0.70-0.81x at T=2), a per-node indicator has nothing to spread on one
- *     node, and glibc's rwlock is 56 bytes against a 704-byte block;
+ *     one-node machine of docs/rwlocks.md (bench/preload/rw.sh, 90% reads,
+ *     six runs over two days): no clof RW lock is at least glibc's at every
+ *     T in every run (rw:hmcs 0.70-0.80x at T=2 on 2026-11-25, 0.79-0.88x at
+ *     T=8 on 2026-11-26); a per-node indicator has nothing to spread on one
+ *     node; and glibc's rwlock is 56 bytes against a 704-byte block;
  *   two nodes or more: PL_RW_NUMA_DEFAULT, the cohort RW lock over HMCS --
- *     the best or within 1% of the best under every preference in the
- *     SIMULATED kunpeng920 figure (docs/simulation.md), and the best clof RW
- *     lock through this library at T=4..16 with rw:c-bo-mcs; its 704 bytes
- *     per rwlock (the indicator's per-node lines) are the price, and a
- *     program with millions of rwlocks names glibc or rw-central. */
+ *     the best or within 5% of the best at 50-99% reads under reader and
+ *     writer preference (glibc's kinds; BRAVO wins only without writes) in
+ *     the SIMULATED kunpeng920 figure (docs/simulation.md), and the best or
+ *     close to it through this library on the 2-vCPU machine at T=2..16;
+ *     its 704 bytes per rwlock (the indicator's per-node lines) are the
+ *     price, and a program with millions of rwlocks names glibc or
+ *     rw-central. */
 #ifndef PL_DEFAULT_RWLOCK
 #define PL_DEFAULT_RWLOCK "auto"
 #endif
