@@ -102,17 +102,34 @@ typedef struct {
  * define first to a cheaper equivalent (the preload library caches the
  * answer per thread and cpu): any slot is correct, the right one is only
  * more local. */
-static inline uint32_t clof_rw_slot_of(uint32_t level)
+/* The level of topology t whose cohorts an indicator of level `level`
+ * (not CLOF_RW_LEVEL_NONE) counts by: the lowest at or above the one asked
+ * for, the system level on a machine without it. */
+static inline uint32_t clof_rw_topo_level(const clof_topology_t *t, uint32_t level)
 {
-    if (level == CLOF_RW_LEVEL_NONE)
-        return 0;
-    const clof_topology_t *t = clof_topology();
     clof_level_kind_t want = level == CLOF_RW_LEVEL_CACHE ? CLOF_LEVEL_CACHE
                                                           : CLOF_LEVEL_NUMA;
     uint32_t l = 0;
     while (l + 1 < t->nlevels && t->level[l].kind < want)
         l++;
-    return clof_topo_cohort(t, clof_current_cpu(), l) % CLOF_RW_SLOTS;
+    return l;
+}
+
+/* True when every cpu of t has slot 0 at `level` (one cohort there): a
+ * reader then needs no cpu lookup. */
+static inline bool clof_rw_one_slot(const clof_topology_t *t, uint32_t level)
+{
+    return level == CLOF_RW_LEVEL_NONE ||
+           clof_topo_ncohorts(t, clof_rw_topo_level(t, level)) == 1;
+}
+
+static inline uint32_t clof_rw_slot_of(uint32_t level)
+{
+    if (level == CLOF_RW_LEVEL_NONE)
+        return 0;
+    const clof_topology_t *t = clof_topology();
+    return clof_topo_cohort(t, clof_current_cpu(), clof_rw_topo_level(t, level)) %
+           CLOF_RW_SLOTS;
 }
 
 #ifndef CLOF_RW_SLOT_OF
