@@ -109,6 +109,23 @@ static inline void vc_client_machine(clof_topology_t *t, bool *ready,
     *ready = true;
 }
 
+/* The process topology (what clof_topology() returns: CNA and cr: read
+ * it): the emulated machine `shape`, environment ignored.  Every family
+ * that needs it installs the same one, so that they agree whichever runs
+ * first. */
+static inline void vc_process_topology(const char *shape)
+{
+    clof_topo_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.emulate = shape;
+    o.flags = CLOF_TOPO_NO_ENV | CLOF_TOPO_QUIET;
+    clof_topo_error_t err;
+    if (clof_topology_install(&o, &err) != 0) {
+        fprintf(stderr, "clof-verify: topology: %s\n", err.msg);
+        exit(2);
+    }
+}
+
 /* A resume hook (vc_client_t.resume) that puts thread tid on virtual cpu
  * cpus[tid]. */
 #define VC_RESUME_CPUS(fn, cpus)                                               \

@@ -61,15 +61,7 @@ static void cr_machine(void)
 {
     if (cr_machine_ready)
         return;
-    clof_topo_opts_t o;
-    memset(&o, 0, sizeof o);
-    o.emulate = "numa:2,cache:2,core:2";
-    o.flags = CLOF_TOPO_NO_ENV | CLOF_TOPO_QUIET;
-    clof_topo_error_t err;
-    if (clof_topology_install(&o, &err) != 0) {
-        fprintf(stderr, "clof-verify: topology: %s\n", err.msg);
-        exit(2);
-    }
+    vc_process_topology("numa:2,cache:2,core:2");
     cr_machine_ready = true;
 }
 /* 3 threads: T0, T1 on node 0, T2 on node 1; 4 threads: T0, T2 on node 0,

@@ -47,15 +47,7 @@ static void machines(void)
     vc_client_topology(&topo2, "numa:2,core:2");
     vc_client_topology(&topo3, "numa:2,cache:2,core:2");
     /* the process topology (CNA reads it): the three-level machine */
-    clof_topo_opts_t o;
-    memset(&o, 0, sizeof o);
-    o.emulate = "numa:2,cache:2,core:2";
-    o.flags = CLOF_TOPO_NO_ENV | CLOF_TOPO_QUIET;
-    clof_topo_error_t err;
-    if (clof_topology_install(&o, &err) != 0) {
-        fprintf(stderr, "clof-verify: topology: %s\n", err.msg);
-        exit(2);
-    }
+    vc_process_topology("numa:2,cache:2,core:2");
     topo_ready = true;
 }
 
