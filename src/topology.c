@@ -7,6 +7,8 @@
  */
 #include "topology_internal.h"
 
+#include <clof/lock/ttas.h>
+
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -205,7 +207,24 @@ int clof_topology_load(clof_topology_t *t, const clof_topo_opts_t *opts,
 
 /* ---- the process topology ------------------------------------------------------- */
 
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Guards the loading and the installing of the process topology.  Not a
+ * pthread mutex: under libclof-preload.so pthread_mutex_lock is a clof lock,
+ * and CNA (also as cr:'s passive queue) looks the topology up from inside
+ * its acquire, between its exchange of the tail and its link -- a lazy load
+ * there that took an interposed mutex re-entered the lock and hung the
+ * queue.  A TTAS lock of this library waits through the waiting policy and
+ * is never interposed. */
+static clof_ttas_t g_lock = CLOF_TTAS_INITIALIZER;
+static void g_lock_take(void)
+{
+    clof_ttas_ctx_t c;
+    clof_ttas_acquire(&g_lock, &c);
+}
+static void g_lock_drop(void)
+{
+    clof_ttas_ctx_t c;
+    clof_ttas_release(&g_lock, &c);
+}
 static clof_topology_t *g_topo;   /* published with release order */
 static int g_assign = -1;         /* clof_vcpu_assign_t, -1 = not yet read */
 static uint32_t g_next_thread;    /* registration order */
@@ -221,7 +240,7 @@ const clof_topology_t *clof_topology(void)
     clof_topology_t *t = __atomic_load_n(&g_topo, __ATOMIC_ACQUIRE);
     if (t)
         return t;
-    pthread_mutex_lock(&g_lock);
+    g_lock_take();
     t = g_topo;
     if (!t) {
         t = calloc(1, sizeof *t);
@@ -238,7 +257,7 @@ const clof_topology_t *clof_topology(void)
         }
         publish(t);
     }
-    pthread_mutex_unlock(&g_lock);
+    g_lock_drop();
     return t;
 }
 
@@ -251,11 +270,11 @@ int clof_topology_install(const clof_topo_opts_t *opts, clof_topo_error_t *err)
         free(t);
         return -1;
     }
-    pthread_mutex_lock(&g_lock);
+    g_lock_take();
     /* the old topology stays allocated: locks built on it may still use it */
     publish(t);
     __atomic_store_n(&g_next_thread, 0, __ATOMIC_RELAXED);
-    pthread_mutex_unlock(&g_lock);
+    g_lock_drop();
     return 0;
 }
 

@@ -134,16 +134,17 @@
 
 #include <clof/lock.h>
 
-/* The passive queue: MCS (FIFO: the passive set without node preference),
- * or with CLOF_CR_NUMA=1 CNA (NUMA-aware admission, above).  CLOF_CR_NUMA=1
- * is not the default: under the preload library (CLOF_LOCK=cr:mcs,
- * CLOF_CR_ACTIVE=1, an emulated 2-node machine, pl_conform mutex_static)
- * 17 of 40 runs hung with a passive-queue holder waiting for a successor's
- * link that never came (2026-11-26, not explained; with the MCS queue 0 of
- * 30).  The model checker's cr.mcs.numa client and tests/cr still check the
- * CNA queue (they define CLOF_CR_NUMA 1). */
+/* The passive queue: CNA (NUMA-aware admission, above), or with
+ * CLOF_CR_NUMA=0 (compile time) MCS (FIFO: the passive set without node
+ * preference, for comparison).  CNA looks up the waiter's node inside its
+ * acquire, so the process topology must load without taking a lock that
+ * may be this one: libclof's loader takes none that the preload library
+ * interposes, and the preload library loads the topology at start-up for
+ * every cr: lock (with the topology lazily loaded under an interposed
+ * pthread mutex, preload.cr_mcs.mutex_static hung in most runs on an
+ * emulated 2-node machine, 2026-11-26: docs/reliability.md). */
 #ifndef CLOF_CR_NUMA
-#define CLOF_CR_NUMA 0
+#define CLOF_CR_NUMA 1
 #endif
 #if CLOF_CR_NUMA
 #include <clof/numa/cna.h>

@@ -34,11 +34,13 @@ const pl_lockdef_t pl_lockdefs[] = {
     PL_NUMA_LOCKS(PL_LOCKDEF_N)
     PL_BASIC_LOCKS(PL_LOCKDEF_ASL_B)
     PL_NUMA_LOCKS(PL_LOCKDEF_ASL_N)
-/* cr:<lock>: the topology when the inner lock needs it; levels as its */
+/* cr:<lock>: the topology when the inner lock needs it, and always when the
+ * passive queue is CNA (CLOF_CR_NUMA: it looks up the waiter's node);
+ * levels as the inner lock's */
 #define PL_LOCKDEF_CR(id, hier, levels)                                        \
     {pl_name_cr_##id, sizeof(clof_cr_##id##_t), sizeof(clof_cr_##id##_ctx_t),  \
      PL_INPLACE(cr_##id), hier, levels, PL_TABLE_OPS(cr_##id, 0), PL_TABLE_OPS(cr_##id, 1)},
-#define PL_LOCKDEF_CR_B(name, NAME) PL_LOCKDEF_CR(name, false, false)
+#define PL_LOCKDEF_CR_B(name, NAME) PL_LOCKDEF_CR(name, CLOF_CR_NUMA != 0, false)
 #define PL_LOCKDEF_CR_N(id, _) PL_LOCKDEF_CR(id, true, pl_levels_##id)
     PL_BASIC_LOCKS(PL_LOCKDEF_CR_B)
     PL_NUMA_LOCKS(PL_LOCKDEF_CR_N)

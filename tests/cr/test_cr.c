@@ -67,7 +67,7 @@ static void on_head(struct clof_cr *s, int bypassed);
 #define CLOF_CR_ADMIT_EVERY 64u
 /* the passive queue's CNA: a short local streak, so that the bound's count
  * acts (the time threshold, which only flushes sooner, out of the way) */
-#define CLOF_CR_NUMA 1 /* the NUMA-aware passive queue (CNA; not the default) */
+#define CLOF_CR_NUMA 1 /* the NUMA-aware passive queue (CNA; the default, named) */
 #define CLOF_CNA_COUNT 4u
 #define CLOF_CNA_TIME_NS 60000000000u
 

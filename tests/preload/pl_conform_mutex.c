@@ -11,6 +11,9 @@ typedef struct {
     long *counter;
     atomic_int *inside;
     atomic_int *start;
+    atomic_int *stop;     /* set by the main thread at the time bound */
+    atomic_long *done;    /* acquisitions made, all threads */
+    atomic_int *finished; /* threads that ran their iterations */
 } mx_arg_t;
 
 static void *mx_worker(void *p)
@@ -18,7 +21,8 @@ static void *mx_worker(void *p)
     mx_arg_t *a = p;
     while (!atomic_load(a->start))
         sched_yield();
-    for (int i = 0; i < a->iters; i++) {
+    for (int i = 0; i < a->iters && !atomic_load_explicit(a->stop, memory_order_relaxed);
+         i++) {
         EQ(pthread_mutex_lock(a->m), 0);
         if (atomic_fetch_add_explicit(a->inside, 1, memory_order_relaxed) != 0)
             FAIL("two threads inside the critical section");
@@ -28,22 +32,44 @@ static void *mx_worker(void *p)
         *a->counter = v + 1;
         atomic_fetch_sub_explicit(a->inside, 1, memory_order_relaxed);
         EQ(pthread_mutex_unlock(a->m), 0);
+        atomic_fetch_add_explicit(a->done, 1, memory_order_relaxed);
     }
+    atomic_fetch_add(a->finished, 1);
     return NULL;
 }
 
+/* Every thread makes `iters` acquisitions, or fewer when the run reaches
+ * PL_MX_SECONDS: a strict FIFO lock hands over to one given thread, which
+ * on a machine whose cpus are busy with other work waits for the scheduler
+ * (about 1 ms a hand-over measured here with three busy loops beside it, a
+ * convoy, not a hang: docs/reliability.md), so the time bound keeps the
+ * test's duration in check while the count it checks stays exact.  A lock
+ * that really hangs never reaches the bound's check and the watchdog
+ * (pl_conform.c) fails the test. */
+#define PL_MX_SECONDS 30
 void mutual_exclusion(pthread_mutex_t *m, int nthreads, int iters)
 {
     long counter = 0;
-    atomic_int inside = 0, start = 0;
+    atomic_int inside = 0, start = 0, stop = 0, finished = 0;
+    atomic_long done = 0;
     pthread_t *t = xmalloc(sizeof(pthread_t) * (size_t)nthreads);
-    mx_arg_t a = {m, iters, &counter, &inside, &start};
+    mx_arg_t a = {m, iters, &counter, &inside, &start, &stop, &done, &finished};
     for (int i = 0; i < nthreads; i++)
         t[i] = spawn(mx_worker, &a);
     atomic_store(&start, 1);
+    for (int ms = 0; atomic_load(&finished) < nthreads; ms += 10) {
+        if (ms >= PL_MX_SECONDS * 1000) {
+            atomic_store(&stop, 1);
+            break;
+        }
+        usleep(10000);
+    }
     for (int i = 0; i < nthreads; i++)
         join(t[i]);
-    EQ(counter, (long)nthreads * iters);
+    EQ(counter, atomic_load(&done));
+    if (atomic_load(&stop))
+        printf("note: %ld of %ld acquisitions in the %d s bound (slow machine)\n",
+               (long)atomic_load(&done), (long)nthreads * iters, PL_MX_SECONDS);
     free(t);
 }
 
