@@ -20,6 +20,7 @@
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <limits.h>
@@ -201,6 +202,39 @@ static inline void clof_be_futex_wait(uint32_t *addr, uint32_t val)
     (void)val;
     clof_be_yield();
 #endif
+}
+
+/* For the waiting policy's "could every waiter have a cpu" test (wait.h,
+ * clof_wait_cpus_idle_): the number of cpus the process may run on (its
+ * affinity mask, read once per process; at least 1), and this thread's
+ * involuntary context switches so far (a sched_yield that ran another
+ * thread counts as one; one that came straight back does not). */
+#define CLOF_BE_HAS_CPU_COUNT 1
+__attribute__((weak, visibility("default"))) uint32_t clof_be_cpus_;
+static inline uint32_t clof_be_cpus(void)
+{
+    uint32_t n = __atomic_load_n(&clof_be_cpus_, __ATOMIC_RELAXED);
+    if (__builtin_expect(n == 0, 0)) {
+#if defined(__linux__)
+        unsigned long mask[16] = {0}; /* 1024 cpus */
+        long r = syscall(SYS_sched_getaffinity, 0, sizeof mask, mask);
+        for (long i = 0; r > 0 && i < r / (long)sizeof mask[0]; i++)
+            n += (uint32_t)__builtin_popcountl(mask[i]);
+#endif
+        if (n == 0)
+            n = 1;
+        __atomic_store_n(&clof_be_cpus_, n, __ATOMIC_RELAXED);
+    }
+    return n;
+}
+static inline long clof_be_preempted(void)
+{
+#if defined(__linux__)
+    struct rusage ru;
+    if (syscall(SYS_getrusage, 1 /* RUSAGE_THREAD */, &ru) == 0)
+        return ru.ru_nivcsw;
+#endif
+    return 0;
 }
 
 /* Deadlines (timed acquisition, wait.h): a monotonic clock in ns, and a
