@@ -538,9 +538,10 @@ static void pl_configure(void)
         }
     }
     if (d->hierarchical) {
-        /* the process topology, now: its loading takes a pthread mutex,
-         * which this thread may take during start-up only (it is then a
-         * no-op, see pl_boot) -- never from inside a lock's first use */
+        /* the process topology, now, so that no lock loads it from inside
+         * its own acquire (CNA, also as cr:'s passive queue, looks a
+         * waiter's node up there); the loader's lock is libclof's own,
+         * never an interposed pthread mutex (src/topology.c) */
         clof_topo_opts_t o = {NULL, NULL, NULL, CLOF_TOPO_QUIET};
 #ifdef PL_DEFAULT_TOPOLOGY
         if (!pl_env_set("CLOF_TOPOLOGY") && !pl_env_set("CLOF_EMULATE") &&
