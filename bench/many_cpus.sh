@@ -4,9 +4,10 @@
 # one command that builds what it needs and runs three existing benchmarks
 # with thread counts taken from the machine's cpu count N.
 #
-#   1. native clof-bench, T = 1 2 4 8 .. N, every lock of --locks once per
-#      (repeat, T), in the order given (2 cache lines inside, ~100 ns
-#      outside, --duration s a run): lock+unlock pairs per second;
+#   1. bench/oversub.sh (native clof-bench, every lock of --locks and
+#      pthread once per (repeat, T) in a shuffled order; 2 cache lines
+#      inside, ~100 ns outside, --duration s a run) at T = 1 2 4 8 .. N:
+#      its summary, medians and ratios to pthread;
 #   2. bench/preload/cr.sh at T = N, 2N, 4N (oversubscribed: the issue
 #      #19 question on a real many-cpu machine), fairness at 4N;
 #   3. bench/preload/rw.sh at T = 2 4 .. N, 90% reads, no callgrind.
@@ -67,38 +68,12 @@ rts="$n"; t=2; while [ "$t" -lt "$n" ]; do rts="${rts%"$n"}$t $n"; t=$((t * 2));
 
 if [ "$do_native" = 1 ]; then
   nj="$out/many-cpus-$stamp-native.jsonl"
-  : >"$nj"
-  for r in $(seq "$repeats"); do
-    for t in $ts; do
-      for l in $locks; do
-        timeout 60 "$bin/clof-bench" --lock "$l" --threads "$t" --duration "$duration" \
-          --json --label "rep=$r" >>"$nj" 2>/dev/null || echo "many_cpus.sh: $l T=$t failed" >&2
-      done
-    done
-  done
   {
     echo
-    echo "## Native clof-bench: median lock+unlock pairs per second (M/s) over $repeats repeats"
+    echo "## Native clof-bench: bench/oversub.sh at T = $ts, $repeats repeats of $duration s"
     echo
-    python3 - "$nj" "$ts" "$locks" <<'EOF'
-import json, statistics, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-ts = sys.argv[2].split(); locks = sys.argv[3].split()
-def tput(r):
-    for k in ("throughput", "ops_per_s", "pairs_per_s"):
-        if k in r:
-            return float(r[k])
-    return None
-print("| lock | " + " | ".join("T=" + t for t in ts) + " |")
-print("|---|" + "---:|" * len(ts))
-for l in locks:
-    cells = []
-    for t in ts:
-        v = [tput(r) for r in rows if r.get("lock") == l and str(r.get("threads")) == t]
-        v = [x for x in v if x is not None]
-        cells.append("%.2f" % (statistics.median(v) / 1e6) if v else "-")
-    print("| %s | %s |" % (l, " | ".join(cells)))
-EOF
+    bash "$root/bench/oversub.sh" --bin "$bin" --threads "$ts" --repeats "$repeats" \
+      --duration "$duration" --locks "$locks" --out "$nj" 2>/dev/null
   } >>"$md"
 fi
 

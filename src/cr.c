@@ -3,15 +3,10 @@
  * libclof: the size of the active set of the concurrency-restriction layer
  * (include/clof/cr.h): the number of cpus the process may run on.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
 #include <clof/cr.h>
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 static uint32_t cr_cpus; /* 0 until the first call */
 
@@ -28,14 +23,7 @@ static uint32_t cr_cpus_now(void)
         fprintf(stderr, "clof: CLOF_CR_ACTIVE=%s: expected a number of threads "
                         "1..4096; using the cpu affinity\n", e);
     }
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        int n = CPU_COUNT(&set);
-        if (n > 0)
-            return (uint32_t)n;
-    }
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (uint32_t)n : 1u;
+    return clof_be_cpus(); /* the affinity count (backend/native.h) */
 }
 
 uint32_t clof_cr_cpus(void)

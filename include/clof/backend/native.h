@@ -205,8 +205,9 @@ static inline void clof_be_futex_wait(uint32_t *addr, uint32_t val)
 }
 
 /* For the waiting policy's "could every waiter have a cpu" test (wait.h,
- * clof_wait_cpus_idle_): the number of cpus the process may run on (its
- * affinity mask, read once per process; at least 1), and this thread's
+ * clof_wait_cpus_idle_) and cr.h's active set (src/cr.c): the number of
+ * cpus the process may run on (its affinity mask, else the cpus online,
+ * read once per process; at least 1), and this thread's
  * involuntary context switches so far (a sched_yield that ran another
  * thread counts as one; one that came straight back does not). */
 #define CLOF_BE_HAS_CPU_COUNT 1
@@ -221,8 +222,10 @@ static inline uint32_t clof_be_cpus(void)
         for (long i = 0; r > 0 && i < r / (long)sizeof mask[0]; i++)
             n += (uint32_t)__builtin_popcountl(mask[i]);
 #endif
-        if (n == 0)
-            n = 1;
+        if (n == 0) {
+            long on = sysconf(_SC_NPROCESSORS_ONLN);
+            n = on > 0 ? (uint32_t)on : 1u;
+        }
         __atomic_store_n(&clof_be_cpus_, n, __ATOMIC_RELAXED);
     }
     return n;
