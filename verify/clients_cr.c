@@ -32,6 +32,7 @@
  */
 #define CLOF_CR_CPUS() 1u
 #define CLOF_CR_ADMIT_EVERY 2u
+#define CLOF_CR_LAZY 0 /* limiting from the start: the protocol (lazy: clients_cr_lazy.c) */
 #define CLOF_CR_NUMA 1   /* the NUMA-aware passive queue (CNA; the default, named) */
 #define CLOF_CNA_COUNT 2u /* the passive queue's local streak (default 256) */
 static int cr_bypassed; /* an admission passed over another node's thread */

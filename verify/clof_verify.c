@@ -1168,6 +1168,7 @@ int main(int argc, char **argv)
 {
     collect(vc_clients_basic);
     collect(vc_clients_cr);
+    collect(vc_clients_cr_lazy);
 #if !defined(VC_PARK_MODE)
     collect(vc_clients_hmcs);
     collect(vc_clients_hmcs_fast);

@@ -14,6 +14,9 @@
 #   4-thread client of NUMA-aware admission, cr.mcs.numa, at its quick
 #   bound 1 under C11 and at bound 0 under TSO (CI: 200 000 executions of
 #   it; whole: 1.75 M executions, 84 s; bound 1 did not finish in 300 s).
+# * lazy restriction's client (verify/clients_cr_lazy.c) with the production
+#   waiting policy's parks under C11 at bound 3 (CI: bound 2; 5.4 M
+#   executions, about a minute).
 # (swapped.mcs+clh without DPOR under TSO and C11 is not here: TSO did not
 # finish in 90 s; CI checks it under SC.)
 # Exit 0 when every verdict is the expected one.
@@ -23,8 +26,9 @@ build=${1:-$root/build}
 bad=0
 "$build/bin/clof-verify-park" --lock basic --model c11 --quick || bad=1
 for m in tso c11; do
-  "$build/bin/clof-verify" --lock cr.mcs --lock 'cr.clof.*' --model $m --quick || bad=1
+  "$build/bin/clof-verify" --lock cr.mcs --lock 'cr.clof.*' --lock 'cr.lazy.*' --model $m --quick || bad=1
 done
 "$build/bin/clof-verify" --lock cr.mcs.numa --model c11 --quick || bad=1
 "$build/bin/clof-verify" --lock cr.mcs.numa --model tso --bound 0 || bad=1
+"$build/bin/clof-verify-park" --lock 'cr.lazy.*' --model c11 --bound 3 || bad=1
 exit $bad

@@ -12,17 +12,21 @@
 #
 # usage: bench/preload/oversub.sh [--bin DIR] [--lib FILE] [--threads "2 4 8 16"]
 #          [--repeats 5] [--duration 1] [--cs-lines 2] [--non-cs 100]
-#          [--locks "tas ttas .."] [--seed 1] [--out FILE]
+#          [--locks "tas ttas .."] [--seed 1] [--out FILE] [--lib-b FILE]
+# --lib-b FILE: a second build of the library, for A/B in one run; a lock
+# named NAME@b in --locks runs NAME under it (e.g. --locks "cr:mcs cr:mcs@b"
+# with --lib-b build-other/lib/libclof-preload.so).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cmdline="$0"; for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
-threads="2 4 8 16"; repeats=5; duration=1; cs=2; noncs=100; seed=1; out=""
+threads="2 4 8 16"; repeats=5; duration=1; cs=2; noncs=100; seed=1; out=""; libb=""
 locks="tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr"
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin="$2"; shift 2 ;;
     --lib) lib="$2"; shift 2 ;;
+    --lib-b) libb="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
     --repeats) repeats="$2"; shift 2 ;;
     --duration) duration="$2"; shift 2 ;;
@@ -39,18 +43,26 @@ drv="$bin/pl_mutexbench"
 [ -x "$drv" ] || { echo "oversub.sh: $drv not found (build first)" >&2; exit 2; }
 [ -f "$lib" ] || { echo "oversub.sh: $lib not found (build first)" >&2; exit 2; }
 lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
+if [ -n "$libb" ]; then
+  [ -f "$libb" ] || { echo "oversub.sh: $libb not found (build first)" >&2; exit 2; }
+  libb="$(cd "$(dirname "$libb")" && pwd)/$(basename "$libb")"
+fi
+case " $locks " in
+  *@b\ *) [ -n "$libb" ] || { echo "oversub.sh: a lock NAME@b needs --lib-b FILE" >&2; exit 2; } ;;
+esac
 stamp="$(date +%Y%m%d-%H%M%S)"
 [ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/preload-oversub-$stamp.jsonl"; }
 all="glibc $locks"
 machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version 2>&1 | awk 'NR == 1 { print $NF }') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
-python3 - "$cmdline" "$machine" "$threads" "$repeats" "$duration" "$cs" "$noncs" "$seed" >"$out" <<'EOF'
+python3 - "$cmdline" "$machine" "$threads" "$repeats" "$duration" "$cs" "$noncs" "$seed" "$lib" "$libb" >"$out" <<'EOF'
 import json, sys, time
-c, m, t, r, d, cs, n, s = sys.argv[1:]
+c, m, t, r, d, cs, n, s, lib, libb = sys.argv[1:]
 print(json.dumps({"type": "meta", "driver": "bench/preload/oversub.sh", "cmdline": c,
                   "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": m,
                   "threads": [int(x) for x in t.split()], "repeats": int(r),
                   "duration_s": float(d), "cs_lines": int(cs), "non_cs_ns": int(n), "seed": int(s),
-                  "units": {"pl_mutexbench": "lock+unlock/s"}, "reference": "glibc"}))
+                  "units": {"pl_mutexbench": "lock+unlock/s"}, "reference": "glibc",
+                  "lib": lib, **({"lib_b": libb} if libb else {})}))
 EOF
 order() {
   python3 -c 'import random,sys; s,r,t=sys.argv[1:4]; l=sys.argv[4:]; random.Random(f"{s}/{r}/{t}").shuffle(l); print(" ".join(l))' \
@@ -60,7 +72,12 @@ echo "oversub: $(wc -w <<<"$all") locks x T={$threads} x $repeats x ${duration}s
 for r in $(seq 1 "$repeats"); do
   for t in $threads; do
     for l in $(order "$r" "$t"); do
-      pre=(); [ "$l" = glibc ] || pre=(env LD_PRELOAD="$lib" CLOF_LOCK="$l")
+      pre=()
+      case "$l" in
+        glibc) ;;
+        *@b) pre=(env LD_PRELOAD="$libb" CLOF_LOCK="${l%@b}") ;;
+        *) pre=(env LD_PRELOAD="$lib" CLOF_LOCK="$l") ;;
+      esac
       load="$(cut -d' ' -f1 /proc/loadavg)"  # other work on the machine, for the record
       res="$(timeout 120 "${pre[@]}" "$drv" --threads "$t" --duration "$duration" --cs-lines "$cs" \
                --non-cs "$noncs" --label "repeat=$r" 2>&1)" && rc=0 || rc=$?
@@ -73,7 +90,7 @@ try:
     d = json.loads(res.strip().splitlines()[-1]) if int(rc) == 0 else None
 except Exception:
     d = None
-ok = bool(d) and d.get("lock") == l
+ok = bool(d) and d.get("lock") == l.removesuffix("@b")  # NAME@b: --lib-b
 rec.update({"ok": ok, "value": d["ops_per_s"] if ok else 0.0,
             "fairness_rstd": d.get("fairness_rstd") if d else None})
 if not ok:

@@ -13,10 +13,14 @@
  *
  *   acquire:  1. the inner lock's tryacquire: a free lock is taken at once
  *               (the uncontended path: the inner lock's plus a store);
- *             2. else, if fewer than `cap` threads are admitted
+ *             2. else, while the lock is *open* (not `limiting`, below),
+ *               wait in the inner lock uncounted, as the plain lock does;
+ *               if that wait could not keep a cpu (the shrink signal
+ *               below), the lock starts `limiting`;
+ *             3. else (limiting), if fewer than `cap` threads are admitted
  *               (`active` < cap), join them (a CAS on `active`) and wait in
  *               the inner lock;
- *             3. else become passive: queue on the passive queue (a CNA
+ *             4. else become passive: queue on the passive queue (a CNA
  *               lock, numa/cna.h: NUMA-aware admission, below); its
  *               holder, the *passive head*, waits on the word `grants`
  *               until it is granted admission or sees `active` < cap,
@@ -33,6 +37,28 @@
  *             is already pending.  A grant admits the head whatever `active`
  *             is: the set grows by one, and the next active thread to come
  *             back finds it full and goes passive -- one in, one out.
+ *
+ * Open and limiting (lazy restriction; CLOF_CR_LAZY, default 1 where the
+ * waiting policy can tell, i.e. where waiters may park).  Counting costs a
+ * contended acquisition two read-modify-writes on the layer's line (the
+ * admission CAS and the release's decrement), which is all the layer does
+ * while threads do not outnumber cpus: 0.61x the plain lock at 128 threads
+ * on 128 simulated cpus (docs/cr.md).  So a lock starts *open*: contended
+ * acquisitions wait in the inner lock uncounted, and the layer costs a
+ * failed tryacquire and a load.  The first contended wait that could not
+ * keep a cpu (it yielded to another thread or parked: the shrink signal)
+ * sets `limiting`, and from then on contended acquisitions are counted
+ * and restricted as described.  The lock opens again after CLOF_CR_CALM
+ * counted releases in a row (default 1024) found nobody passive and the
+ * active set at its largest (`cap` = the cpus): restriction then holds
+ * nobody back.  `limiting` is a hint: the admission protocol and its
+ * liveness argument (below) concern counted and passive threads only, and
+ * uncounted waiters are like the threads that took a free lock; a passive
+ * thread exists only while a counted one does (it went passive because
+ * `active` >= cap >= 1), so the idle grant still comes when the lock opens
+ * with passive threads left.  CLOF_CR_LAZY=0 keeps the lock limiting from
+ * the start (the model checker's clients of the protocol; the spin policy,
+ * where no wait yields or parks, so no signal would ever come).
  *
  * The active set.  `cap` starts at the number of cpus the process may run on
  * (clof_cr_cpus(): sched_getaffinity, or CLOF_CR_ACTIVE) and adapts within
@@ -118,6 +144,8 @@
  *     CAS succeeds only from the current `grants`).
  *   `cap` is a hint read and written relaxed: admission decisions use it,
  *     the safety and liveness arguments above do not (cap >= 1 always).
+ *   `limiting` is a hint too (above): relaxed.  `calm` is written only by
+ *     the holder, before its inner release: relaxed, as `releases`.
  *   The counted word in the context is written by the acquirer and read by
  *     the releaser of the same acquisition, ordered by the inner lock.
  *
@@ -172,6 +200,20 @@ extern "C" {
 #error "CLOF_CR_ADMIT_EVERY must be a power of two"
 #endif
 
+/* Lazy restriction (above): 1 = a lock starts open and limits only once a
+ * contended wait could not keep a cpu.  Default: where a wait can tell
+ * (the waiting policy parks, or the backend counts parks: the simulator). */
+#ifndef CLOF_CR_LAZY
+#if CLOF_WAIT_CAN_PARK || defined(CLOF_BE_WAIT_PARKS)
+#define CLOF_CR_LAZY 1
+#else
+#define CLOF_CR_LAZY 0
+#endif
+#endif
+#ifndef CLOF_CR_CALM
+#define CLOF_CR_CALM 1024u /* calm counted releases before the lock opens */
+#endif
+
 /* The number of cpus the process may run on (libclof, src/cr.c:
  * sched_getaffinity at the first call, or the environment's CLOF_CR_ACTIVE
  * when set to 1..4096): the largest active set.  A backend without a
@@ -200,6 +242,9 @@ uint32_t clof_cr_cpus(void);
 #ifndef CLOF_CR_ON_GRANT /* a grant is issued; idle: by an idle release */
 #define CLOF_CR_ON_GRANT(s, idle) ((void)(s), (void)(idle))
 #endif
+#ifndef CLOF_CR_ON_LIMIT /* the lock starts limiting (on 1) or opens (on 0) */
+#define CLOF_CR_ON_LIMIT(s, on) ((void)(s), (void)(on))
+#endif
 
 /* The shrink signal: what the waiting policy tells of this thread's waits,
  * where it tells anything -- its adaptive spin budget (an admitted thread
@@ -222,6 +267,23 @@ typedef struct {
     uint32_t budget, parks;
 } clof_cr_signal_t;
 
+static inline clof_cr_signal_t clof_cr_signal_(void)
+{
+    clof_cr_signal_t g = {CLOF_CR_BUDGET_(), CLOF_CR_PARKS_()};
+    return g;
+}
+
+/* Whether the wait since `g` could not keep a cpu: it lowered the spin
+ * budget, or parked.  A checker's client may replace it (CLOF_CR_CROWDED)
+ * to reach the mode changes without a waiting policy. */
+static inline bool clof_cr_signalled_(clof_cr_signal_t g)
+{
+    return CLOF_CR_BUDGET_() < g.budget || CLOF_CR_PARKS_() != g.parks;
+}
+#ifndef CLOF_CR_CROWDED
+#define CLOF_CR_CROWDED(s, g) ((void)(s), clof_cr_signalled_(g))
+#endif
+
 /* The layer's state, beside the inner lock. */
 typedef struct clof_cr {
     clof_atomic32_t releases; /* holder only: releases so far (mod 2^32) */
@@ -230,13 +292,17 @@ typedef struct clof_cr {
     clof_atomic32_t npassive; /* threads in the passive set */
     clof_atomic32_t grants;   /* admissions granted (tokens issued) */
     clof_atomic32_t taken;    /* ... consumed (passive head only) */
+    clof_atomic32_t limiting; /* 1: contended acquisitions are counted and
+                                 may go passive; 0: open (CLOF_CR_LAZY) */
+    clof_atomic32_t calm;     /* holder only: counted releases in a row
+                                 that found nobody passive, cap at its max */
     CLOF_CR_Q_(t) queue;      /* the passive set (CNA: NUMA-aware) */
 } clof_cr_t;
 
 #define CLOF_CR_STATE_INITIALIZER                                              \
     {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0),      \
      CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0),      \
-     CLOF_CR_Q_INITIALIZER}
+     CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_CR_Q_INITIALIZER}
 
 static inline void clof_cr_state_init(clof_cr_t *s)
 {
@@ -246,6 +312,8 @@ static inline void clof_cr_state_init(clof_cr_t *s)
     clof_atomic32_write_rlx(&s->npassive, 0);
     clof_atomic32_write_rlx(&s->grants, 0);
     clof_atomic32_write_rlx(&s->taken, 0);
+    clof_atomic32_write_rlx(&s->limiting, 0);
+    clof_atomic32_write_rlx(&s->calm, 0);
     CLOF_CR_Q_(init)(&s->queue);
 }
 
@@ -325,19 +393,52 @@ static inline clof_cr_signal_t clof_cr_admit_(clof_cr_t *s)
 {
     if (!clof_cr_try_enter_(s, clof_cr_cap_(s)))
         clof_cr_passive_(s);
-    clof_cr_signal_t g = {CLOF_CR_BUDGET_(), CLOF_CR_PARKS_()};
-    return g;
+    return clof_cr_signal_();
 }
 
 /* After the inner acquire of an admitted thread: shrink the active set when
  * its wait could not keep a cpu (it lowered its spin budget, or parked). */
 static inline void clof_cr_acquired_(clof_cr_t *s, clof_cr_signal_t g)
 {
-    if (CLOF_CR_BUDGET_() < g.budget || CLOF_CR_PARKS_() != g.parks) {
+    if (CLOF_CR_CROWDED(s, g)) {
         uint32_t c = clof_atomic32_read_rlx(&s->cap);
         if (c > 1)
             clof_atomic32_write_rlx(&s->cap, c - 1);
     }
+}
+
+/* Whether contended acquisitions are counted (open: they are not). */
+static inline bool clof_cr_limiting_(clof_cr_t *s)
+{
+    return !CLOF_CR_LAZY || clof_atomic32_read_rlx(&s->limiting) != 0;
+}
+
+/* After the inner acquire of an uncounted waiter of an open lock: limit
+ * from now on if its wait could not keep a cpu. */
+static inline void clof_cr_open_acquired_(clof_cr_t *s, clof_cr_signal_t g)
+{
+    if (CLOF_CR_CROWDED(s, g) && clof_atomic32_read_rlx(&s->limiting) == 0) {
+        clof_atomic32_write_rlx(&s->limiting, 1);
+        CLOF_CR_ON_LIMIT(s, 1);
+    }
+}
+
+/* A counted release, still holding: count the calm ones (nobody passive,
+ * the active set at its largest) and open the lock after CLOF_CR_CALM. */
+CLOF_SLOW void clof_cr_calm_(clof_cr_t *s)
+{
+    uint32_t k = 0;
+    if (clof_atomic32_read_rlx(&s->npassive) == 0 &&
+        clof_atomic32_read_rlx(&s->cap) >= CLOF_CR_CPUS()) {
+        k = clof_atomic32_read_rlx(&s->calm) + 1;
+        if (k >= CLOF_CR_CALM) {
+            clof_atomic32_write_rlx(&s->limiting, 0);
+            CLOF_CR_ON_LIMIT(s, 0);
+            k = 0;
+        }
+    }
+    if (k != clof_atomic32_read_rlx(&s->calm))
+        clof_atomic32_write_rlx(&s->calm, k);
 }
 
 /* After the inner release (the slow part; `n` = this release's number):
@@ -381,6 +482,13 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
     CLOF_SLOW void clof_##N##_acquire_slow_(clof_##N##_t *l,                   \
                                             clof_##N##_ctx_t *c)               \
     {                                                                          \
+        if (!clof_cr_limiting_(&l->cr)) { /* open: wait uncounted */           \
+            clof_cr_signal_t sig = clof_cr_signal_();                          \
+            c->counted = 0;                                                    \
+            clof_##B##_acquire(&l->base, &c->base);                            \
+            clof_cr_open_acquired_(&l->cr, sig);                               \
+            return;                                                            \
+        }                                                                      \
         clof_cr_signal_t sig = clof_cr_admit_(&l->cr);                         \
         c->counted = 1;                                                        \
         clof_##B##_acquire(&l->base, &c->base);                                \
@@ -406,6 +514,8 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
     {                                                                          \
         uint32_t n = clof_atomic32_read_rlx(&l->cr.releases) + 1;              \
         clof_atomic32_write_rlx(&l->cr.releases, n);                           \
+        if (CLOF_CR_LAZY && counted)                                           \
+            clof_cr_calm_(&l->cr);                                             \
         clof_##B##_release(&l->base, &c->base);                                \
         clof_cr_released_(&l->cr, counted, n);                                 \
     }                                                                          \

@@ -28,6 +28,18 @@
  *           CLOF_CR_ADMIT_EVERY happen, so only the idle grant (the active
  *           set empties with passive threads waiting) can admit them: a
  *           lost one hangs (watchdog)
+ *   open    lazy restriction, no wait signals crowding: the lock stays
+ *           open, nobody is ever passive or counted, and mutual exclusion
+ *           holds
+ *   lazy    lazy restriction, every contended wait signals crowding: the
+ *           lock must start limiting and the passive set be used (ACTIVE
+ *           as for mutex), mutual exclusion as for mutex
+ *   calm    lazy restriction, the lock limiting at the start, no wait
+ *           signals crowding and the active set large enough for all: the
+ *           lock must open after CLOF_CR_CALM (here 8) calm counted
+ *           releases, and stay open
+ *   (mutex, bound, flat and idle run the restriction from the start:
+ *   CLOF_CR_LAZY 0, the protocol itself)
  * LOCK: mcs, ticket, tas, clh, mcs_tkt (a 2-level CLoF composition).
  * Every test but `flat` runs on the emulated machine SHAPE (2 cache groups
  * of 2 cpus: the passive queue's nodes), thread i on virtual cpu i mod 4.
@@ -65,6 +77,17 @@ static void on_admit(struct clof_cr *s, int granted);
 static void on_head(struct clof_cr *s, int bypassed);
 #define CLOF_CR_ON_HEAD(s, bypassed) on_head(s, bypassed)
 #define CLOF_CR_ADMIT_EVERY 64u
+/* lazy restriction: chosen per test; the crowding signal: 0 the waiting
+ * policy's, 1 never, 2 always; the calm releases before opening */
+static uint32_t g_lazy, g_crowd;
+static uint64_t g_limits, g_opens;
+#define CLOF_CR_LAZY g_lazy
+#define CLOF_CR_CALM 8u
+#define CLOF_CR_CROWDED(s, g)                                                  \
+    ((void)(s), g_crowd == 0 ? clof_cr_signalled_(g) : g_crowd == 2)
+#define CLOF_CR_ON_LIMIT(s, on)                                                \
+    ((void)(s), (void)__atomic_add_fetch((on) ? &g_limits : &g_opens, 1,       \
+                                         __ATOMIC_RELAXED))
 /* the passive queue's CNA: a short local streak, so that the bound's count
  * acts (the time threshold, which only flushes sooner, out of the way) */
 #define CLOF_CR_NUMA 1 /* the NUMA-aware passive queue (CNA; the default, named) */
@@ -353,10 +376,45 @@ static void test_idle(int n)
            (unsigned long long)g_idle_grants);
 }
 
+/* lazy restriction: open (never crowded), lazy (always), calm */
+static void test_lazy(const char *test, int n)
+{
+    run_threads(n, mutex_main);
+    CHECK(g_lines[0].v == g_done, "%s: %llu critical sections counted, %llu made",
+          g_lock, (unsigned long long)g_lines[0].v, (unsigned long long)g_done);
+    CHECK(clof_atomic32_read(&g_cr->active) == 0 && clof_atomic32_read(&g_cr->npassive) == 0,
+          "%s: the layer is not back to rest: active %u, passive %u", g_lock,
+          clof_atomic32_read(&g_cr->active), clof_atomic32_read(&g_cr->npassive));
+    CHECK(g_admits == g_passive_entries, "%s: %llu passive entries, %llu admissions",
+          g_lock, (unsigned long long)g_passive_entries, (unsigned long long)g_admits);
+    uint32_t limiting = clof_atomic32_read(&g_cr->limiting);
+    if (!strcmp(test, "open")) {
+        CHECK(g_passive_entries == 0 && g_limits == 0 && limiting == 0,
+              "%s: no wait signalled crowding, yet the lock limited (%llu times, "
+              "%llu passive entries, limiting %u)", g_lock,
+              (unsigned long long)g_limits, (unsigned long long)g_passive_entries,
+              limiting);
+    } else if (!strcmp(test, "lazy")) {
+        CHECK(g_limits > 0 && g_passive_entries > 0,
+              "%s: every contended wait signalled crowding, yet the lock limited "
+              "%llu times and %llu threads went passive", g_lock,
+              (unsigned long long)g_limits, (unsigned long long)g_passive_entries);
+    } else { /* calm */
+        CHECK(g_opens > 0 && limiting == 0 && g_limits == 0,
+              "%s: no crowding and nobody passive, yet the lock did not open "
+              "(opened %llu times, limiting %u, limited again %llu times)", g_lock,
+              (unsigned long long)g_opens, limiting, (unsigned long long)g_limits);
+    }
+    printf("%s %s T=%d: %llu acquisitions, limited %llu times, opened %llu times, "
+           "%llu passive\n", g_lock, test, n, (unsigned long long)g_done,
+           (unsigned long long)g_limits, (unsigned long long)g_opens,
+           (unsigned long long)g_passive_entries);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: test_cr mutex|bound|flat|idle LOCK T [ACTIVE [ITERS]]\n");
+        fprintf(stderr, "usage: test_cr mutex|bound|flat|idle|open|lazy|calm LOCK T [ACTIVE [ITERS]]\n");
         return 2;
     }
     const char *test = argv[1];
@@ -375,6 +433,13 @@ int main(int argc, char **argv)
         test_bound(n, !strcmp(test, "flat"));
     else if (!strcmp(test, "idle"))
         test_idle(n);
+    else if (!strcmp(test, "open") || !strcmp(test, "lazy") || !strcmp(test, "calm")) {
+        g_lazy = 1;
+        g_crowd = !strcmp(test, "open") || !strcmp(test, "calm") ? 1 : 2;
+        if (!strcmp(test, "calm"))
+            clof_atomic32_write(&g_cr->limiting, 1);
+        test_lazy(test, n);
+    }
     else {
         fprintf(stderr, "test_cr: unknown test '%s'\n", test);
         return 2;
