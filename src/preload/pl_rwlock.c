@@ -94,12 +94,14 @@ static inline __attribute__((always_inline)) uint32_t pl_rw_slot_of(uint32_t lev
  * as --lock does for PL_DEFAULT_LOCK: the pick of `clof select --rw`), or
  * "auto", the topology rule (pl_rw_by_topology): the process topology's
  * NUMA nodes (clof_topology(): CLOF_TOPOLOGY, CLOF_EMULATE, sysfs) --
- *   one node (or no NUMA level): glibc's rwlock.  Measured on the 2-vCPU,
- *     one-node machine of docs/rwlocks.md (bench/preload/rw.sh, 90% reads,
- *     six runs over two days): no clof RW lock is at least glibc's at every
- *     T in every run (rw:hmcs 0.70-0.80x at T=2 on 2026-11-25, 0.79-0.88x at
- *     T=8 on 2026-11-26); a per-node indicator has nothing to spread on one
- *     node; and glibc's rwlock is 56 bytes against a 704-byte block;
+ *   one node (or no NUMA level): glibc's rwlock.  On the 2-vCPU, one-node
+ *     machine of docs/rwlocks.md (bench/preload/rw.sh, 90% reads) rw:hmcs
+ *     was 0.70-0.88x glibc at some T in runs on a machine loaded by other
+ *     work, and 1.44-2.70x at every T on the quiet machine (2026-11-26):
+ *     a contended program gains; but a per-node indicator has nothing to
+ *     spread on one node, the uncontended read costs 119 instructions
+ *     against glibc's 102, and glibc's rwlock is 56 bytes against a
+ *     704-byte block, which every program pays;
  *   two nodes or more: PL_RW_NUMA_DEFAULT, the cohort RW lock over HMCS --
  *     the best or within 5% of the best at 50-99% reads under reader and
  *     writer preference (glibc's kinds; BRAVO wins only without writes) in
