@@ -526,6 +526,7 @@ static struct {
     dline_t *dir;
     size_t dcap, dused;
     uint64_t rng;
+    uint64_t salt; /* the seed's, for sim_thread_key() */
     double last_now;
     sim_stats_t st;
     scpu_t *cpu;    /* [ncpus] */
@@ -925,6 +926,15 @@ uint32_t sim_parks(void)
     return S.cur ? S.cur->nparks : 0;
 }
 
+uint64_t sim_thread_key(void)
+{
+    if (!S.cur)
+        return 0;
+    uint64_t k = ((uint64_t)S.cur->id + 1) * 0x9E3779B97F4A7C15ULL ^ S.salt;
+    k ^= k >> 31;
+    return k * 0xBF58476D1CE4E5B9ULL;
+}
+
 uint32_t sim_ncpus(void)
 {
     return S.cur ? S.nused : SIM_MAX_CPUS;
@@ -1239,6 +1249,7 @@ int sim_run(const sim_profile_t *p, int nthreads, const uint32_t *cpus,
                (g_wait_model == SIM_WAIT_AUTO && shared);
     S.timeshare = shared || S.policy;
     S.rng = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+    S.salt = (seed + 1) * 0xD1B54A32D192ED03ULL;
     if (!S.rng)
         S.rng = 1;
     S.thr = calloc((size_t)nthreads, sizeof *S.thr);

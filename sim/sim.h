@@ -145,6 +145,10 @@ uint32_t sim_ncpus(void);
 /* The calling simulated thread's parks so far (the waiting policy's, on
  * time-shared cpus; 0 outside a run). */
 uint32_t sim_parks(void);
+/* A key of the current simulated thread, salted with the run's seed, the
+ * same in every process (BRAVO's slot hash: backend_sim.h); 0 outside a
+ * run. */
+uint64_t sim_thread_key(void);
 
 /* The statistics so far (inside or after a run). */
 void sim_stats_get(sim_stats_t *s);

@@ -92,6 +92,18 @@ _Static_assert(sizeof(void *) == sizeof(uint64_t), "BRAVO's timed wait reads a s
 __attribute__((weak, visibility("default"))) clof_bravo_slot_t
     clof_bravo_table[CLOF_BRAVO_SLOTS];
 
+/* The hash's inputs: the lock's address and the reader's (its context).
+ * A backend whose runs must not depend on where the process's memory lands
+ * (the simulator: a run is deterministic for its seed, and address space
+ * randomization moves every heap and stack address from one process to the
+ * next) gives keys of its own. */
+#ifndef CLOF_BE_BRAVO_LOCK_KEY
+#define CLOF_BE_BRAVO_LOCK_KEY(lock) ((const void *)(lock))
+#endif
+#ifndef CLOF_BE_BRAVO_WHO_KEY
+#define CLOF_BE_BRAVO_WHO_KEY(who) ((const void *)(who))
+#endif
+
 static inline uint32_t clof_bravo_hash_(const void *lock, const void *who)
 {
     uint64_t h = (uint64_t)(uintptr_t)lock * 0x9e3779b97f4a7c15ull ^
@@ -112,7 +124,7 @@ static inline bool clof_bravo_read_fast_(clof_bravo_bias_t *b, void *lock,
 {
     if (clof_atomic32_read_rlx(&b->rbias) == 0)
         return false;
-    uint32_t i = clof_bravo_hash_(lock, who);
+    uint32_t i = clof_bravo_hash_(CLOF_BE_BRAVO_LOCK_KEY(lock), CLOF_BE_BRAVO_WHO_KEY(who));
     clof_bravo_slot_t *s = &clof_bravo_table[i];
     if (clof_atomicptr_read_rlx(s) != NULL ||
         clof_atomicptr_cmpxchg(s, NULL, lock) != NULL)
