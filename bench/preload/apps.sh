@@ -21,16 +21,21 @@
 # usage: bench/preload/apps.sh [--bin DIR] [--lib FILE] [--threads "1 2 3 4"]
 #          [--repeats 5] [--duration 2] [--locks "mcs clh ticket hemlock tas"]
 #          [--programs "leveldb kccachetest kcgrasstest memcached"] [--seed 1] [--out FILE]
-#          [--emulate SHAPE]
+#          [--emulate SHAPE] [--rwlock NAME]
 # --emulate SHAPE runs the clof locks over an emulated hierarchy
 # (CLOF_EMULATE=SHAPE, e.g. numa:2,cache:2,core:2: threads are spread over
 # its virtual cpus, so the hierarchical locks take their cohort paths on this
 # flat machine); glibc runs as it is.  Recorded in the meta line.
+# --rwlock NAME: the programs' pthread rwlocks in the clof runs
+# (CLOF_RWLOCK; default glibc, so that a run differs from glibc's by its
+# mutexes only -- the library's own default, `auto`, picks rw:hmcs on an
+# emulated machine of two nodes, which Kyoto Cabinet's rwlocks then use).
+# Recorded in the meta line.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cmdline="$0"; for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
-threads="1 2 3 4"; repeats=5; duration=2; seed=1; out=""; emulate=""
+threads="1 2 3 4"; repeats=5; duration=2; seed=1; out=""; emulate=""; rwlock=glibc
 locks="mcs clh ticket hemlock tas"
 programs="leveldb kccachetest kcgrasstest memcached"
 while [ $# -gt 0 ]; do
@@ -45,6 +50,7 @@ while [ $# -gt 0 ]; do
     --seed) seed="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --emulate) emulate="$2"; shift 2 ;;
+    --rwlock) rwlock="$2"; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "apps.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
@@ -68,12 +74,12 @@ trap '[ -n "$mcpid" ] && kill -KILL "$mcpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 all="glibc $locks"
 machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version 2>&1 | awk 'NR == 1 { print $NF }') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
 versions="leveldb $(dpkg-query -W -f='${Version}' libleveldb-dev 2>/dev/null || echo ?), kyotocabinet $(dpkg-query -W -f='${Version}' kyotocabinet-utils 2>/dev/null || echo ?), memcached $(dpkg-query -W -f='${Version}' memcached 2>/dev/null || echo ?)"
-python3 - "$cmdline" "$machine" "$versions" "$threads" "$repeats" "$duration" "$seed" "$emulate" >"$out" <<'EOF'
+python3 - "$cmdline" "$machine" "$versions" "$threads" "$repeats" "$duration" "$seed" "$emulate" "$rwlock" >"$out" <<'EOF'
 import json, sys, time
-c, m, v, t, r, d, s, e = sys.argv[1:]
+c, m, v, t, r, d, s, e, rw = sys.argv[1:]
 print(json.dumps({"type": "meta", "driver": "bench/preload/apps.sh", "cmdline": c,
                   "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": m, "notes": v,
-                  "emulate": e or None,
+                  "emulate": e or None, "rwlock": rw,
                   "threads": [int(x) for x in t.split()], "repeats": int(r),
                   "duration_s": float(d), "seed": int(s), "reference": "glibc",
                   "units": {"leveldb": "Gets/s", "kccachetest": "records/s",
@@ -87,7 +93,7 @@ print(json.dumps(d))' "$@" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out"
 }
 prefix() {
   [ "$1" = glibc ] && { echo ""; return; }
-  echo "LD_PRELOAD=$lib CLOF_LOCK=$1${emulate:+ CLOF_EMULATE=$emulate}"
+  echo "LD_PRELOAD=$lib CLOF_LOCK=$1 CLOF_RWLOCK=$rwlock${emulate:+ CLOF_EMULATE=$emulate}"
 }
 
 run_one() { # program lock T repeat

@@ -58,6 +58,8 @@ def main():
         if meta.get("emulate"):
             print(f"- clof locks over an emulated hierarchy: CLOF_EMULATE={meta['emulate']} "
                   "(glibc unchanged)")
+        if meta.get("rwlock"):
+            print(f"- the programs' pthread rwlocks in the clof runs: CLOF_RWLOCK={meta['rwlock']}")
     print(f"- Data: {path}")
     loads = [r for r in _loads]
     if loads:
