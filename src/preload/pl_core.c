@@ -398,11 +398,14 @@ static void pl_thread_exit(void *arg)
 }
 
 /* The cr: layer's hooks (pl_internal.h), with CLOF_STATS=1: -1 a passive
- * wait began, 1 a passive thread was admitted by a grant. */
-void pl_cr_count(int granted)
+ * wait began, 1 a passive thread was admitted by a grant, 2 a lock started
+ * limiting (lazy restriction, cr.h). */
+void pl_cr_count(int what)
 {
     pl_counters_t *st = pl_st();
-    if (granted > 0)
+    if (what == 2)
+        st->cr_limits++;
+    else if (what > 0)
         st->cr_granted++;
     else
         st->cr_passive++;
@@ -716,13 +719,15 @@ static void pl_print_stats(void)
         if (o < sizeof lv)
             o += (size_t)snprintf(lv + o, sizeof lv - o, "]");
     }
-    /* cr:<lock>: acquisitions that waited in the passive set, and the
-     * admissions a grant gave (cr.h: fairness or idle grants) */
+    /* cr:<lock>: acquisitions that waited in the passive set, the
+     * admissions a grant gave (cr.h: fairness or idle grants), and how often
+     * a lock started limiting (0: every cr: lock stayed open) */
     if (strncmp(pl_lock->name, "cr:", 3) == 0) {
         size_t o = strlen(lv);
         if (o < sizeof lv)
-            snprintf(lv + o, sizeof lv - o, " cr_passive=%llu cr_granted=%llu",
-                     (unsigned long long)t.cr_passive, (unsigned long long)t.cr_granted);
+            snprintf(lv + o, sizeof lv - o, " cr_passive=%llu cr_granted=%llu cr_limits=%llu",
+                     (unsigned long long)t.cr_passive, (unsigned long long)t.cr_granted,
+                     (unsigned long long)t.cr_limits);
     }
     /* the hierarchy a lock over it ran on */
     if (pl_lock->hierarchical) {

@@ -183,10 +183,12 @@ PL_NUMA_LOCKS(PL_ASL_DECLARE_)
  * every lock above: clof_cr_<id>, locks of their own as the asl: ones.
  * The layer's counts (passive waits, admissions by a grant) go to the
  * CLOF_STATS line through its hooks (pl_core.c). */
-PL_HIDDEN void pl_cr_count(int granted); /* pl_core.c, slow paths only */
+PL_HIDDEN void pl_cr_count(int what); /* pl_core.c, slow paths only */
 #define CLOF_CR_ON_PASSIVE(s) ((void)(s), pl_stats_on ? pl_cr_count(-1) : (void)0)
 #define CLOF_CR_ON_ADMIT(s, granted)                                           \
     ((void)(s), pl_stats_on && (granted) ? pl_cr_count(1) : (void)0)
+#define CLOF_CR_ON_LIMIT(s, on)                                                \
+    ((void)(s), pl_stats_on && (on) ? pl_cr_count(2) : (void)0)
 #include <clof/cr.h>
 #define PL_CR_DECLARE_(id, _)                                                  \
     CLOF_CR_LOCK(cr_##id, id)                                                  \
@@ -322,6 +324,7 @@ typedef struct pl_counters {
     uint64_t cond_waits, cond_timeouts, cond_signals, cond_broadcasts;
     uint64_t cr_passive;   /* cr:<lock>: acquisitions that waited passive */
     uint64_t cr_granted;   /* ... admitted by a grant (fairness or idle) */
+    uint64_t cr_limits;    /* ... times a cr: lock started limiting */
 } pl_counters_t;
 
 typedef struct pl_tls {

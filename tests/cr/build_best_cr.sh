@@ -6,7 +6,7 @@
 # CLOF_LOCK=cr:clof:X (docs/cr.md, docs/workflow.md); this builds one, with
 # cr:clof:tkt-mcs compiled in as the default, and runs a small program under
 # it with CLOF_LOCK unset: its CLOF_STATS=1 line must name the lock
-# (lock=cr:clof:tkt-mcs) and carry the layer's counts (cr_passive=,
+# (lock=cr:clof:tkt-mcs) and carry the layer's counts (cr_passive=, cr_limits=,
 # cr_granted=), and its 4 threads' increments must all be there.
 set -uo pipefail
 src="$1"; build="$2"; cc="$3"
@@ -58,7 +58,7 @@ clean CLOF_STATS=1 CLOF_CR_ACTIVE=1 CLOF_EMULATE=numa:2,core:2 LD_PRELOAD="$out"
   >"$tmp/so" 2>"$tmp/e" || fail "the program failed under $out: $(cat "$tmp/so" "$tmp/e")"
 cat "$tmp/so" "$tmp/e"
 grep -q " lock=cr:clof:tkt-mcs " "$tmp/e" || fail "CLOF_STATS does not name lock=cr:clof:tkt-mcs: $(cat "$tmp/e")"
-grep -Eq " cr_passive=[0-9]+ cr_granted=[0-9]+" "$tmp/e" || fail "no cr_passive/cr_granted counts: $(cat "$tmp/e")"
+grep -Eq " cr_passive=[0-9]+ cr_granted=[0-9]+ cr_limits=[0-9]+" "$tmp/e" || fail "no cr_passive/cr_granted/cr_limits counts: $(cat "$tmp/e")"
 # and CLOF_LOCK still overrides the cr: default
 clean CLOF_LOCK=mcs CLOF_STATS=1 LD_PRELOAD="$out" "$tmp/prog" >"$tmp/so" 2>"$tmp/e" \
   || fail "CLOF_LOCK=mcs: $(cat "$tmp/so" "$tmp/e")"
