@@ -158,6 +158,24 @@ static inline void vc_process_topology(const char *shape)
         vc_name(&N##_ctx[2], sizeof N##_ctx[2], "ctx2");                       \
     } while (0)
 
+/* The common client's thread `fn` over lock `lock` of type clof_<N>_t with
+ * contexts ctx[3]: T2 tries once first (the tryacquire path), then T0
+ * acquires twice and the others once, each with a critical section. */
+#define VC_CLIENT_THREAD(fn, N, lock, ctx)                                     \
+    static void fn(void *arg, int t)                                           \
+    {                                                                          \
+        (void)arg;                                                             \
+        if (t == 2 && clof_##N##_tryacquire(&(lock), &(ctx)[t])) {             \
+            vc_client_cs();                                                    \
+            clof_##N##_release(&(lock), &(ctx)[t]);                            \
+        }                                                                      \
+        for (int i = 0; i < (t == 0 ? 2 : 1); i++) {                           \
+            clof_##N##_acquire(&(lock), &(ctx)[t]);                            \
+            vc_client_cs();                                                    \
+            clof_##N##_release(&(lock), &(ctx)[t]);                            \
+        }                                                                      \
+    }
+
 static inline void vc_client_final_common(void)
 {
     vc_assert(clof_atomic32_read_rlx(&vc_counter) == vc_acquired,

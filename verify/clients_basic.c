@@ -24,19 +24,7 @@
         vc_name(&L##_ctx[1], sizeof L##_ctx[1], "ctx1");                       \
         vc_name(&L##_ctx[2], sizeof L##_ctx[2], "ctx2");                       \
     }                                                                          \
-    static void L##_thread(void *arg, int t)                                   \
-    {                                                                          \
-        (void)arg;                                                             \
-        if (t == 2 && clof_##L##_tryacquire(&L##_lock, &L##_ctx[t])) {         \
-            vc_client_cs();                                                    \
-            clof_##L##_release(&L##_lock, &L##_ctx[t]);                        \
-        }                                                                      \
-        for (int i = 0; i < (t == 0 ? 2 : 1); i++) {                           \
-            clof_##L##_acquire(&L##_lock, &L##_ctx[t]);                        \
-            vc_client_cs();                                                    \
-            clof_##L##_release(&L##_lock, &L##_ctx[t]);                        \
-        }                                                                      \
-    }                                                                          \
+    VC_CLIENT_THREAD(L##_thread, L, L##_lock, L##_ctx)                         \
     static void L##_final(void *arg)                                           \
     {                                                                          \
         (void)arg;                                                             \

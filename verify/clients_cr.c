@@ -45,6 +45,8 @@ static int cr_bypassed; /* an admission passed over another node's thread */
 #include <clof/lock/mcs.h>
 #include <clof/lock/ticket.h>
 
+#include "clients_cr.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -74,17 +76,6 @@ static const int32_t cr_cpus4[4] = {0, 4, 1, 5};
 VC_RESUME_CPUS(cr_resume4, cr_cpus4)
 #endif
 
-static void cr_name_state(clof_cr_t *s)
-{
-    vc_name(&s->releases, sizeof s->releases, "cr.releases");
-    vc_name(&s->active, sizeof s->active, "cr.active");
-    vc_name(&s->cap, sizeof s->cap, "cr.cap");
-    vc_name(&s->npassive, sizeof s->npassive, "cr.npassive");
-    vc_name(&s->grants, sizeof s->grants, "cr.grants");
-    vc_name(&s->taken, sizeof s->taken, "cr.taken");
-    vc_name(&s->queue, sizeof s->queue, "cr.queue");
-}
-
 /* ---- cr over MCS ---------------------------------------------------------- */
 
 CLOF_CR_LOCK(cr_mcs, mcs)
@@ -101,26 +92,14 @@ static void crm_setup(void *arg)
     clof_cr_mcs_init(&crm_lock);
     vc_client_setup_common();
     vc_name(&crm_lock.base, sizeof crm_lock.base, "mcs.tail");
-    cr_name_state(&crm_lock.cr);
+    vc_cr_name_state(&crm_lock.cr);
     vc_name(&crm_ctx[0], sizeof crm_ctx[0], "ctx0");
     vc_name(&crm_ctx[1], sizeof crm_ctx[1], "ctx1");
     vc_name(&crm_ctx[2], sizeof crm_ctx[2], "ctx2");
     vc_name(&crm_ctx[3], sizeof crm_ctx[3], "ctx3");
 }
 
-static void crm_thread(void *arg, int t)
-{
-    (void)arg;
-    if (t == 2 && clof_cr_mcs_tryacquire(&crm_lock, &crm_ctx[t])) {
-        vc_client_cs();
-        clof_cr_mcs_release(&crm_lock, &crm_ctx[t]);
-    }
-    for (int i = 0; i < (t == 0 ? 2 : 1); i++) {
-        clof_cr_mcs_acquire(&crm_lock, &crm_ctx[t]);
-        vc_client_cs();
-        clof_cr_mcs_release(&crm_lock, &crm_ctx[t]);
-    }
-}
+VC_CLIENT_THREAD(crm_thread, cr_mcs, crm_lock, crm_ctx)
 
 #if !defined(VC_PARK_MODE)
 /* 4 threads on 2 nodes: T0 twice, the others once, no tryacquire (not in
@@ -179,25 +158,13 @@ static void crc_setup(void *arg)
     clof_cr_state_init(&crc_lock.cr);
     vc_client_setup_common();
     vc_name(&crc_lock.base, sizeof crc_lock.base, "cmp");
-    cr_name_state(&crc_lock.cr);
+    vc_cr_name_state(&crc_lock.cr);
     vc_name(&crc_ctx[0], sizeof crc_ctx[0], "ctx0");
     vc_name(&crc_ctx[1], sizeof crc_ctx[1], "ctx1");
     vc_name(&crc_ctx[2], sizeof crc_ctx[2], "ctx2");
 }
 
-static void crc_thread(void *arg, int t)
-{
-    (void)arg;
-    if (t == 2 && clof_cr_cmp_tryacquire(&crc_lock, &crc_ctx[t])) {
-        vc_client_cs();
-        clof_cr_cmp_release(&crc_lock, &crc_ctx[t]);
-    }
-    for (int i = 0; i < (t == 0 ? 2 : 1); i++) {
-        clof_cr_cmp_acquire(&crc_lock, &crc_ctx[t]);
-        vc_client_cs();
-        clof_cr_cmp_release(&crc_lock, &crc_ctx[t]);
-    }
-}
+VC_CLIENT_THREAD(crc_thread, cr_cmp, crc_lock, crc_ctx)
 #endif
 
 const vc_client_t vc_clients_cr[] = {

@@ -40,6 +40,8 @@ static int crl_open_admit;
 #include <clof/cr.h>
 #include <clof/lock/mcs.h>
 
+#include "clients_cr.h"
+
 static void crl_final(void *arg)
 {
     (void)arg;
@@ -69,34 +71,13 @@ static void crl_setup(void *arg)
     clof_crl_mcs_init(&crl_lock);
     vc_client_setup_common();
     vc_name(&crl_lock.base, sizeof crl_lock.base, "mcs.tail");
-    clof_cr_t *s = &crl_lock.cr;
-    vc_name(&s->releases, sizeof s->releases, "cr.releases");
-    vc_name(&s->active, sizeof s->active, "cr.active");
-    vc_name(&s->cap, sizeof s->cap, "cr.cap");
-    vc_name(&s->npassive, sizeof s->npassive, "cr.npassive");
-    vc_name(&s->grants, sizeof s->grants, "cr.grants");
-    vc_name(&s->taken, sizeof s->taken, "cr.taken");
-    vc_name(&s->limiting, sizeof s->limiting, "cr.limiting");
-    vc_name(&s->calm, sizeof s->calm, "cr.calm");
-    vc_name(&s->queue, sizeof s->queue, "cr.queue");
+    vc_cr_name_state(&crl_lock.cr);
     vc_name(&crl_ctx[0], sizeof crl_ctx[0], "ctx0");
     vc_name(&crl_ctx[1], sizeof crl_ctx[1], "ctx1");
     vc_name(&crl_ctx[2], sizeof crl_ctx[2], "ctx2");
 }
 
-static void crl_thread(void *arg, int t)
-{
-    (void)arg;
-    if (t == 2 && clof_crl_mcs_tryacquire(&crl_lock, &crl_ctx[t])) {
-        vc_client_cs();
-        clof_crl_mcs_release(&crl_lock, &crl_ctx[t]);
-    }
-    for (int i = 0; i < (t == 0 ? 2 : 1); i++) {
-        clof_crl_mcs_acquire(&crl_lock, &crl_ctx[t]);
-        vc_client_cs();
-        clof_crl_mcs_release(&crl_lock, &crl_ctx[t]);
-    }
-}
+VC_CLIENT_THREAD(crl_thread, crl_mcs, crl_lock, crl_ctx)
 
 const vc_client_t vc_clients_cr_lazy[] = {
     {"cr.lazy.mcs", "cr",

@@ -90,19 +90,7 @@ static void cna_setup(void *arg)
     }
 }
 
-static void cna_thread(void *arg, int t)
-{
-    (void)arg;
-    if (t == 2 && clof_cna_tryacquire(&cna_lock, &cna_ctx[t])) {
-        vc_client_cs();
-        clof_cna_release(&cna_lock, &cna_ctx[t]);
-    }
-    for (int i = 0; i < (t == 0 ? 2 : 1); i++) {
-        clof_cna_acquire(&cna_lock, &cna_ctx[t]);
-        vc_client_cs();
-        clof_cna_release(&cna_lock, &cna_ctx[t]);
-    }
-}
+VC_CLIENT_THREAD(cna_thread, cna, cna_lock, cna_ctx)
 
 /* ---------------------------------------------------------------- compositions */
 
@@ -124,19 +112,7 @@ CLOF_COMPOSE(tkt3, ticket, ticket, ticket)
         cur_cpus = C;                                                          \
         VC_COMPOSED_RESET(N, T);                                               \
     }                                                                          \
-    static void N##_thread(void *arg, int t)                                   \
-    {                                                                          \
-        (void)arg;                                                             \
-        if (t == 2 && clof_##N##_tryacquire(&N##_lock, &N##_ctx[t])) {         \
-            vc_client_cs();                                                    \
-            clof_##N##_release(&N##_lock, &N##_ctx[t]);                        \
-        }                                                                      \
-        for (int i = 0; i < (t == 0 ? 2 : 1); i++) {                           \
-            clof_##N##_acquire(&N##_lock, &N##_ctx[t]);                        \
-            vc_client_cs();                                                    \
-            clof_##N##_release(&N##_lock, &N##_ctx[t]);                        \
-        }                                                                      \
-    }
+    VC_CLIENT_THREAD(N##_thread, N, N##_lock, N##_ctx)
 
 #define X(L, U) VC_COMPOSED_CLIENT_(ind_##L, topo2, cpus2)
 CLOF_BASIC_LOCKS(X)
