@@ -7,7 +7,8 @@
                     [--read-percents 50,90,99,100] [--prefs reader,writer,neutral]
                     [--locks LIST (default: every clof-bench --list-rw name that
                     can be simulated)] [--sim-ops N] [--seeds 1,2,3]
-                    [--cs-lines K] [--non-cs NS] [--sim-wall S] [--jobs N] [--out DIR]
+                    [--cs-lines K] [--non-cs NS] [--duration S] [--sim-wall S] [--jobs N]
+                    [--out DIR]
 
 Each (lock, preference, read percent) is run once per seed with
 clof-bench --simulate PROFILE --lock L --rw-pref PREF --read-percent P
@@ -39,6 +40,8 @@ def run(bindir, a, lock, pref, rp, seed):
             "--rw-pref", pref, "--read-percent", str(rp), "--threads", str(a.threads),
             "--sim-ops", str(a.sim_ops), "--seed", str(seed), "--cs-lines", str(a.cs_lines),
             "--non-cs", str(a.non_cs), "--sim-wall", str(a.sim_wall), "--json"]
+    if a.duration is not None:
+        argv += ["--duration", str(a.duration)]
     r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode == 1 and "did not finish" in r.stderr:
         # no acquisition completes in the model: a result, shown as such
@@ -71,6 +74,11 @@ def main():
     p.add_argument("--prefs", default="reader,writer,neutral")
     p.add_argument("--locks", default=None)
     p.add_argument("--sim-ops", type=int, default=50000)
+    p.add_argument("--duration", type=float, default=None,
+                   help="virtual seconds a run may last (clof-bench --duration; default "
+                        "clof-bench's, 10 ms simulated): with threads above the profile's "
+                        "cpus, give the time-sharing several slices, e.g. 0.05 with "
+                        "--sim-ops 100000000")
     p.add_argument("--seeds", default="1,2,3")
     p.add_argument("--cs-lines", type=int, default=2)
     p.add_argument("--non-cs", type=float, default=100)

@@ -107,9 +107,13 @@ static inline __attribute__((always_inline)) uint32_t pl_rw_slot_of(uint32_t lev
  *     writer preference (glibc's kinds; BRAVO wins only without writes) in
  *     the SIMULATED kunpeng920 figure (docs/simulation.md), and the best or
  *     close to it through this library on the 2-vCPU machine at T=2..16;
- *     its 704 bytes per rwlock (the indicator's per-node lines) are the
- *     price, and a program with millions of rwlocks names glibc or
- *     rw-central. */
+ *     still the best at 2 and 4 threads per cpu on the SIMULATED
+ *     kunpeng920 (bench/sim_rw.py --threads 256/512, rwlocks.md), though
+ *     it lost to glibc's and rw:tas's in single runs of Kyoto Cabinet on
+ *     the 2-vCPU VM with an emulated hierarchy and two busy loops beside
+ *     it (not measured on a real NUMA machine yet); its 704 bytes per
+ *     rwlock (the indicator's per-node lines) are the price, and a
+ *     program with millions of rwlocks names glibc or rw-central. */
 #ifndef PL_DEFAULT_RWLOCK
 #define PL_DEFAULT_RWLOCK "auto"
 #endif
