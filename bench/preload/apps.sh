@@ -21,7 +21,7 @@
 # usage: bench/preload/apps.sh [--bin DIR] [--lib FILE] [--threads "1 2 3 4"]
 #          [--repeats 5] [--duration 2] [--locks "mcs clh ticket hemlock tas"]
 #          [--programs "leveldb kccachetest kcgrasstest memcached"] [--seed 1] [--out FILE]
-#          [--emulate SHAPE] [--rwlock NAME]
+#          [--emulate SHAPE] [--rwlock NAME] [--lib-b FILE]
 # --emulate SHAPE runs the clof locks over an emulated hierarchy
 # (CLOF_EMULATE=SHAPE, e.g. numa:2,cache:2,core:2: threads are spread over
 # its virtual cpus, so the hierarchical locks take their cohort paths on this
@@ -31,11 +31,15 @@
 # mutexes only -- the library's own default, `auto`, picks rw:hmcs on an
 # emulated machine of two nodes, which Kyoto Cabinet's rwlocks then use).
 # Recorded in the meta line.
+# --lib-b FILE: a second build of the library, for an A/B of two builds in
+# one interleaved run; a lock named NAME@b in --locks runs NAME under it
+# (e.g. --locks "cr:mcs cr:mcs@b" --lib-b /tmp/other/lib/libclof-preload.so),
+# as bench/preload/oversub.sh --lib-b.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cmdline="$0"; for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
-threads="1 2 3 4"; repeats=5; duration=2; seed=1; out=""; emulate=""; rwlock=glibc
+threads="1 2 3 4"; repeats=5; duration=2; seed=1; out=""; emulate=""; rwlock=glibc; libb=""
 locks="mcs clh ticket hemlock tas"
 programs="leveldb kccachetest kcgrasstest memcached"
 while [ $# -gt 0 ]; do
@@ -51,12 +55,20 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift 2 ;;
     --emulate) emulate="$2"; shift 2 ;;
     --rwlock) rwlock="$2"; shift 2 ;;
+    --lib-b) libb="$2"; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "apps.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
 [ -f "$lib" ] || { echo "apps.sh: $lib not found (build first)" >&2; exit 2; }
 lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
+case " $locks " in
+  *@b\ *) [ -n "$libb" ] || { echo "apps.sh: a lock NAME@b needs --lib-b FILE" >&2; exit 2; } ;;
+esac
+if [ -n "$libb" ]; then
+  [ -f "$libb" ] || { echo "apps.sh: --lib-b $libb not found" >&2; exit 2; }
+  libb="$(cd "$(dirname "$libb")" && pwd)/$(basename "$libb")"
+fi
 for p in $programs; do
   case "$p" in
     leveldb) [ -x "$bin/pl_leveldb_readrandom" ] || { echo "apps.sh: $bin/pl_leveldb_readrandom missing" >&2; exit 2; } ;;
@@ -74,12 +86,13 @@ trap '[ -n "$mcpid" ] && kill -KILL "$mcpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 all="glibc $locks"
 machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version 2>&1 | awk 'NR == 1 { print $NF }') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
 versions="leveldb $(dpkg-query -W -f='${Version}' libleveldb-dev 2>/dev/null || echo ?), kyotocabinet $(dpkg-query -W -f='${Version}' kyotocabinet-utils 2>/dev/null || echo ?), memcached $(dpkg-query -W -f='${Version}' memcached 2>/dev/null || echo ?)"
-python3 - "$cmdline" "$machine" "$versions" "$threads" "$repeats" "$duration" "$seed" "$emulate" "$rwlock" >"$out" <<'EOF'
+python3 - "$cmdline" "$machine" "$versions" "$threads" "$repeats" "$duration" "$seed" "$emulate" "$rwlock" "$lib" "$libb" >"$out" <<'EOF'
 import json, sys, time
-c, m, v, t, r, d, s, e, rw = sys.argv[1:]
+c, m, v, t, r, d, s, e, rw, lib, libb = sys.argv[1:]
 print(json.dumps({"type": "meta", "driver": "bench/preload/apps.sh", "cmdline": c,
                   "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": m, "notes": v,
-                  "emulate": e or None, "rwlock": rw,
+                  "emulate": e or None, "rwlock": rw, "lib": lib,
+                  **({"lib_b": libb} if libb else {}),
                   "threads": [int(x) for x in t.split()], "repeats": int(r),
                   "duration_s": float(d), "seed": int(s), "reference": "glibc",
                   "units": {"leveldb": "Gets/s", "kccachetest": "records/s",
@@ -93,7 +106,9 @@ print(json.dumps(d))' "$@" "$(cut -d' ' -f1 /proc/loadavg)" >>"$out"
 }
 prefix() {
   [ "$1" = glibc ] && { echo ""; return; }
-  echo "LD_PRELOAD=$lib CLOF_LOCK=$1 CLOF_RWLOCK=$rwlock${emulate:+ CLOF_EMULATE=$emulate}"
+  local l="$1" so="$lib"
+  case "$l" in *@b) so="$libb"; l="${l%@b}" ;; esac
+  echo "LD_PRELOAD=$so CLOF_LOCK=$l CLOF_RWLOCK=$rwlock${emulate:+ CLOF_EMULATE=$emulate}"
 }
 
 run_one() { # program lock T repeat
@@ -103,7 +118,7 @@ run_one() { # program lock T repeat
   leveldb)
     res="$(env $pre timeout 120 "$bin/pl_leveldb_readrandom" --db "$tmp/db" --keys 100000 \
              --threads "$t" --duration "$duration" --label "repeat=$r" 2>"$tmp/err")" && rc=0 || rc=$?
-    value="$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["ops_per_s"] if d["errors"]==0 and d["lock"]==sys.argv[2] else 0)' "$res" "$l" 2>/dev/null || echo 0)"
+    value="$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["ops_per_s"] if d["errors"]==0 and d["lock"]==sys.argv[2] else 0)' "$res" "${l%@b}" 2>/dev/null || echo 0)"
     if [ "$rc" -eq 0 ] && [ "$value" != 0 ]; then ok=1; else err="rc=$rc $res $(tail -c 200 "$tmp/err")"; fi ;;
   kccachetest|kcgrasstest)
     local n; [ "$p" = kccachetest ] && n=$((1000000 / t)) || n=$((100000 / t))
@@ -112,7 +127,7 @@ run_one() { # program lock T repeat
     local last; last="$(grep -v '^$' "$tmp/out" | tail -1)"
     local used="glibc"
     [ "$l" = glibc ] || used="$(sed -n 's/^clof-preload\[[0-9]*\]: lock=\([^ ]*\) .*/\1/p' "$tmp/err" | tail -1)"
-    if [ "$rc" -eq 0 ] && [ "$last" = ok ] && [ -n "$secs" ] && [ "$used" = "$l" ]; then
+    if [ "$rc" -eq 0 ] && [ "$last" = ok ] && [ -n "$secs" ] && [ "$used" = "${l%@b}" ]; then
       ok=1; value="$(awk -v n="$n" -v t="$t" -v s="$secs" 'BEGIN{printf "%.1f", n*t/s}')"
     else value=0; err="rc=$rc last='$last' lock='$used' $(tail -c 200 "$tmp/err")"; fi ;;
   memcached)
@@ -134,7 +149,7 @@ run_one() { # program lock T repeat
       kill -TERM "$mcpid"; wait "$mcpid" 2>/dev/null || true; mcpid=""
       local used="glibc"
       [ "$l" = glibc ] || used="$(sed -n 's/^clof-preload\[[0-9]*\]: lock=\([^ ]*\) .*/\1/p' "$tmp/mc.err" | tail -1)"
-      if [ "$rc" -eq 0 ] && [ -n "$tps" ] && [ "$crc" -eq 0 ] && [ "$used" = "$l" ]; then ok=1; value="$tps"
+      if [ "$rc" -eq 0 ] && [ -n "$tps" ] && [ "$crc" -eq 0 ] && [ "$used" = "${l%@b}" ]; then ok=1; value="$tps"
       else err="memcaslap rc=$rc tps='$tps' check rc=$crc lock='$used' $(tail -c 200 "$tmp/chk")"; fi
     else
       kill -KILL "$mcpid" 2>/dev/null; wait "$mcpid" 2>/dev/null || true; mcpid=""

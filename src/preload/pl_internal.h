@@ -219,8 +219,16 @@ PL_HIDDEN bool pl_is_withdrawn(const char *name); /* pl_config.c */
  * file the library loads when none of CLOF_TOPOLOGY, CLOF_EMULATE and
  * CLOF_SYSFS_ROOT is set. */
 
-/* A lock lives in place when it fits in the first 8 bytes of the mutex. */
+/* A lock lives in place when it fits in the first 8 bytes of the mutex.
+ * PL_FORCE_BLOCK (compile time, for measurement only: bench/preload/apps.sh
+ * --lib-b with such a build) puts every lock in a lock block, so that what
+ * the block itself costs can be told apart from what a lock that needs one
+ * costs (docs/cr.md, "Cost when threads do not outnumber cpus"). */
+#ifdef PL_FORCE_BLOCK
+#define PL_INPLACE(name) (sizeof(clof_##name##_t) == 0)
+#else
 #define PL_INPLACE(name) (sizeof(clof_##name##_t) <= 8 && _Alignof(clof_##name##_t) <= 8)
+#endif
 
 /* ---- configuration (pl_config.c) -------------------------------------------- */
 typedef struct pl_lockdef pl_lockdef_t;
