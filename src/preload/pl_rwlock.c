@@ -107,8 +107,8 @@ static inline __attribute__((always_inline)) uint32_t pl_rw_slot_of(uint32_t lev
  *     writer preference (glibc's kinds; BRAVO wins only without writes) in
  *     the SIMULATED kunpeng920 figure (docs/simulation.md), and the best or
  *     close to it through this library on the 2-vCPU machine at T=2..16;
- *     still the best at 2 and 4 threads per cpu on the SIMULATED
- *     kunpeng920 (bench/sim_rw.py --threads 256/512, rwlocks.md), though
+ *     still the best (or within 3%) at 2 and 4 threads per cpu on the
+ *     SIMULATED kunpeng920 (bench/sim_rw.py --threads 256/512), though
  *     it lost to glibc's and rw:tas's in single runs of Kyoto Cabinet on
  *     the 2-vCPU VM with an emulated hierarchy and two busy loops beside
  *     it (not measured on a real NUMA machine yet); its 704 bytes per
