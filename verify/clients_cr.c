@@ -101,6 +101,83 @@ static void crm_setup(void *arg)
 
 VC_CLIENT_THREAD(crm_thread, cr_mcs, crm_lock, crm_ctx)
 
+/* ---- cr over MCS, the release reading a mirror (the preload library) ------
+ * The preload library keeps the inner lock in the mutex and the layer's
+ * state in a block; the release's fast path reads bit 0 of a word of the
+ * mutex, which mirrors "passive threads wait" (cr.h, MIRROR), instead of
+ * `npassive`.  The same functions over that layout: the mirror is set,
+ * cleared and reread by the passive threads and the releases. */
+typedef struct {
+    clof_mcs_t base;
+    clof_cr_t cr;
+    clof_atomic32_t mirror;
+} clof_crx_mcs_t;
+CLOF_CR_CTX(crx_mcs, mcs)
+#define CRX_HINT_(l) (clof_atomic32_read_rlx(&(l)->mirror) & 1u)
+#define CRX_MIRROR_(l) (&(l)->mirror)
+CLOF_CR_FUNCTIONS(crx_mcs, mcs, CLOF_CR_BASE_, CLOF_CR_STATE_, CRX_HINT_, CRX_MIRROR_)
+static clof_crx_mcs_t crx_lock;
+static clof_crx_mcs_ctx_t crx_ctx[3];
+
+static void crx_setup(void *arg)
+{
+    (void)arg;
+    cr_machine();
+    cr_bypassed = 0;
+    memset(&crx_lock, 0, sizeof crx_lock);
+    memset(crx_ctx, 0, sizeof crx_ctx);
+    clof_mcs_init(&crx_lock.base);
+    clof_cr_state_init(&crx_lock.cr);
+    vc_client_setup_common();
+    vc_name(&crx_lock.base, sizeof crx_lock.base, "mcs.tail");
+    vc_cr_name_state(&crx_lock.cr);
+    vc_name(&crx_lock.mirror, sizeof crx_lock.mirror, "cr.mirror");
+    vc_name(&crx_ctx[0], sizeof crx_ctx[0], "ctx0");
+    vc_name(&crx_ctx[1], sizeof crx_ctx[1], "ctx1");
+    vc_name(&crx_ctx[2], sizeof crx_ctx[2], "ctx2");
+}
+
+VC_CLIENT_THREAD(crx_thread, crx_mcs, crx_lock, crx_ctx)
+
+/* The mirror's own claim (cr.h, clof_cr_mirror_clear_): it is not left
+ * clear while a thread is passive.  T0 becomes passive and stays; T1
+ * becomes passive and leaves (the last one out: it clears); T2 is a release
+ * that finds the mirror set with nobody passive (it clears too).  Whatever
+ * the interleaving, once all are done T0 is passive and the bit is set. */
+static clof_cr_t crmi_state;
+static clof_atomic32_t crmi_mirror;
+static void crmi_setup(void *arg)
+{
+    (void)arg;
+    memset(&crmi_state, 0, sizeof crmi_state);
+    clof_atomic32_write_rlx(&crmi_mirror, 0);
+    vc_cr_name_state(&crmi_state);
+    vc_name(&crmi_mirror, sizeof crmi_mirror, "cr.mirror");
+}
+static void crmi_thread(void *arg, int t)
+{
+    (void)arg;
+    clof_cr_t *s = &crmi_state;
+    if (t == 2) { /* clof_cr_releasing_'s check */
+        if ((clof_atomic32_read_rlx(&crmi_mirror) & 1u) != 0 &&
+            clof_atomic32_read(&s->npassive) == 0)
+            clof_cr_mirror_clear_(s, &crmi_mirror);
+        return;
+    }
+    /* clof_cr_passive_'s entry and (T1) exit */
+    (void)clof_atomic32_get_inc(&s->npassive);
+    (void)clof_atomic32_get_or(&crmi_mirror, 1u);
+    if (t == 1 && clof_atomic32_get_dec(&s->npassive) == 1)
+        clof_cr_mirror_clear_(s, &crmi_mirror);
+}
+static void crmi_final(void *arg)
+{
+    (void)arg;
+    vc_assert(clof_atomic32_read_rlx(&crmi_state.npassive) == 1, "npassive is not 1");
+    vc_assert((clof_atomic32_read_rlx(&crmi_mirror) & 1u) != 0,
+              "the mirror is clear while a thread is passive");
+}
+
 #if !defined(VC_PARK_MODE)
 /* 4 threads on 2 nodes: T0 twice, the others once, no tryacquire (not in
  * clof-verify-park: 457 k executions, 24 s under C11 at bound 1; the
@@ -171,6 +248,14 @@ const vc_client_t vc_clients_cr[] = {
     {"cr.mcs", "cr",
      "cr: over MCS, active set 1, grant every 2 releases: 3 threads, T0 twice, "
      "T2 tries first", 3, crm_setup, crm_thread, cr_final, cr_resume3, "", 2},
+    {"cr.mcs.mirror", "cr",
+     "cr.mcs with the preload library's layout: the release reads a mirror "
+     "of npassive != 0 kept beside the inner lock", 3, crx_setup, crx_thread,
+     cr_final, cr_resume3, "", 2},
+    {"cr.mirror", "cr",
+     "the mirror of npassive != 0: not left clear while a thread is passive "
+     "(a passive thread stays, one leaves, a release clears a stale bit)", 3,
+     crmi_setup, crmi_thread, crmi_final, cr_resume3, "", 3},
 #if !defined(VC_PARK_MODE)
     {"cr.mcs.numa", "cr",
      "cr: over MCS, 4 threads on 2 nodes (NUMA-aware admission: an admitted "

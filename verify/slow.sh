@@ -28,7 +28,7 @@ build=${1:-$root/build}
 bad=0
 "$build/bin/clof-verify-park" --lock basic --model c11 --quick || bad=1
 for m in tso c11; do
-  "$build/bin/clof-verify" --lock cr.mcs --lock 'cr.clof.*' --lock 'cr.lazy.*' --model $m --quick || bad=1
+  "$build/bin/clof-verify" --lock cr.mcs --lock cr.mcs.mirror --lock 'cr.clof.*' --lock 'cr.lazy.*' --model $m --quick || bad=1
 done
 "$build/bin/clof-verify" --lock cr.mcs.numa --model c11 --quick || bad=1
 "$build/bin/clof-verify" --lock cr.mcs.numa --model tso --bound 0 || bad=1

@@ -27,9 +27,12 @@
  *               joins `active`, and passes the head on.
  *   release:  the inner release, alone when the acquisition was not
  *             counted and no thread is passive (the uncontended path: two
- *             loads and a branch more); otherwise the release is numbered
- *             (`releases`, while holding), and after the inner release a
- *             counted thread leaves `active`.
+ *             loads and a branch more); otherwise, still holding, the
+ *             release is numbered (`releases`), a counted thread leaves
+ *             `active` and the grants below are issued, and then the inner
+ *             lock is released (nothing of the state is written after
+ *             that: the lock may be destroyed as soon as it is free; the
+ *             woken head is woken last, by address only).
  *             Grants: every CLOF_CR_ADMIT_EVERY-th numbered release while
  *             passive threads wait (long-term fairness), and every release that
  *             leaves `active` empty while passive threads wait (the lock
@@ -123,7 +126,15 @@
  *     relaxed: missing a passive thread that has just arrived delays the
  *     count towards its grant by one release; the idle grant does not
  *     depend on it (a counted release always takes the slow path, which
- *     reads `npassive` with seq_cst).
+ *     reads `npassive` with seq_cst).  Where the release reads a mirror of
+ *     it instead (MIRROR, the generator's accessors), the mirror's RMWs
+ *     and the rereads of `npassive` around them are seq_cst: a passive
+ *     thread P increments `npassive` and then sets the bit; a clearer
+ *     clears it and then rereads `npassive`.  If a clear is the last RMW
+ *     on the bit while P waits, it follows P's set, hence P's increment,
+ *     and its reread sees P and sets the bit again: the mirror is clear
+ *     while P waits only for the moments the plain relaxed read could
+ *     miss P too (clof_cr_mirror_clear_).
  *   `active`: the admission CAS, the release's decrement and the head's
  *     read are seq_cst, and so are the passive thread's increment of
  *     `npassive` and the release's read of it: a Dekker pair -- a passive
@@ -343,23 +354,51 @@ static inline bool clof_cr_try_enter_(clof_cr_t *s, uint32_t cap)
     return false;
 }
 
-/* Issue a grant unless one is pending (see the memory orders above). */
-static inline void clof_cr_grant_(clof_cr_t *s, bool idle)
+/* Issue a grant unless one is pending (see the memory orders above); true
+ * when issued: the caller then wakes the head (clof_cr_wake_), after its
+ * inner release. */
+static inline bool clof_cr_grant_(clof_cr_t *s, bool idle)
 {
     uint32_t t = clof_atomic32_read_rlx(&s->taken);
     if (clof_atomic32_cmpxchg(&s->grants, t, t + 1) != t)
-        return; /* one is pending (or `taken` moved on: the head is awake) */
+        return false; /* one is pending (or `taken` moved on: the head is awake) */
     CLOF_CR_ON_GRANT(s, idle);
-    /* the head waits for any change (clof_atomic32_wait); no hand-off
-     * yield (clof_wake_value's): the woken head does not hold the lock */
+    return true;
+}
+
+/* Wake the passive head after a grant.  The head waits for any change of
+ * `grants` (clof_atomic32_wait); no hand-off yield (clof_wake_value's):
+ * the woken head does not hold the lock.  Called after the inner release,
+ * when the state may already belong to a destroyed lock (below): the wake
+ * only hashes the address, and at worst wakes a waiter that rechecks. */
+CLOF_SLOW void clof_cr_wake_(clof_cr_t *s)
+{
     clof_wake(&s->grants._v);
 }
 
+/* The mirror of "passive threads wait" (MIRROR(l) of the generator, below;
+ * NULL where the release reads `npassive` itself): bit 0 of a word that
+ * the release's fast path reads instead of `npassive`, kept where the
+ * inner lock is (the preload library: the mutex).  A passive thread sets it
+ * after its increment of `npassive`; the last one out clears it and then
+ * rereads `npassive`, setting it again if a thread came in between: so it
+ * cannot stay clear while a thread is passive (memory orders, above).  It
+ * may stay set with nobody passive (a set that follows the last one's
+ * clear): a release that finds it so clears it the same way. */
+CLOF_SLOW void clof_cr_mirror_clear_(clof_cr_t *s, clof_atomic32_t *mirror)
+{
+    (void)clof_atomic32_get_and(mirror, ~1u);
+    if (clof_atomic32_read(&s->npassive) != 0)
+        (void)clof_atomic32_get_or(mirror, 1u);
+}
+
 /* The passive set: wait until admitted, then count in `active`. */
-CLOF_SLOW void clof_cr_passive_(clof_cr_t *s)
+CLOF_SLOW void clof_cr_passive_(clof_cr_t *s, clof_atomic32_t *mirror)
 {
     CLOF_CR_ON_PASSIVE(s);
     (void)clof_atomic32_get_inc(&s->npassive); /* seq_cst: Dekker, above */
+    if (mirror != NULL)
+        (void)clof_atomic32_get_or(mirror, 1u);
     CLOF_CR_Q_(ctx_t) qc;
     CLOF_CR_Q_(acquire)(&s->queue, &qc);
     /* the head */
@@ -382,17 +421,18 @@ CLOF_SLOW void clof_cr_passive_(clof_cr_t *s)
         clof_wait_end(&w);
     CLOF_CR_ON_HEAD(s, CLOF_CR_Q_BYPASSED_(&qc));
     CLOF_CR_ON_ADMIT(s, granted); /* still the head: admissions in order */
-    (void)clof_atomic32_get_dec(&s->npassive);
+    if (clof_atomic32_get_dec(&s->npassive) == 1 && mirror != NULL)
+        clof_cr_mirror_clear_(s, mirror);
     CLOF_CR_Q_(release)(&s->queue, &qc);
 }
 
 /* Before the inner acquire of a thread that found the lock taken: join the
  * active set, or wait in the passive one.  Returns the waiting policy's
  * signal (for clof_cr_acquired_). */
-static inline clof_cr_signal_t clof_cr_admit_(clof_cr_t *s)
+static inline clof_cr_signal_t clof_cr_admit_(clof_cr_t *s, clof_atomic32_t *mirror)
 {
     if (!clof_cr_try_enter_(s, clof_cr_cap_(s)))
-        clof_cr_passive_(s);
+        clof_cr_passive_(s, mirror);
     return clof_cr_signal_();
 }
 
@@ -441,62 +481,85 @@ CLOF_SLOW void clof_cr_calm_(clof_cr_t *s)
         clof_atomic32_write_rlx(&s->calm, k);
 }
 
-/* After the inner release (the slow part; `n` = this release's number):
- * leave the active set; issue the idle and the periodic grants. */
-CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
+/* The release's slow part, still holding, before the inner release:
+ * number the release, count the calm ones, leave the active set, issue the
+ * idle and the periodic grants.  Returns whether a grant was issued (the
+ * caller wakes the head after its inner release).
+ * All of it is done while holding, so that nothing of the layer's state is
+ * written after the inner release: from then on the lock may be taken,
+ * released and destroyed by other threads (POSIX allows the destruction
+ * of a mutex as soon as it is unlocked), and the state freed with it.
+ * Leaving `active` one critical section early admits the next thread while
+ * this one still holds: it waits in the inner lock, as any admitted one. */
+CLOF_SLOW bool clof_cr_releasing_(clof_cr_t *s, uint32_t counted, clof_atomic32_t *mirror)
 {
+    uint32_t n = clof_atomic32_read_rlx(&s->releases) + 1;
+    clof_atomic32_write_rlx(&s->releases, n);
+    if (CLOF_CR_LAZY && counted)
+        clof_cr_calm_(s);
     if (counted && clof_atomic32_get_dec(&s->active) == 1 &&
         clof_atomic32_read(&s->npassive) != 0) {
         /* the active set is empty and passive threads wait: grow, admit */
         uint32_t c = clof_atomic32_read_rlx(&s->cap), max = CLOF_CR_CPUS();
         if (c < max)
             clof_atomic32_write_rlx(&s->cap, c + 1);
-        clof_cr_grant_(s, true);
-        return;
+        return clof_cr_grant_(s, true);
     }
     if ((n & (CLOF_CR_ADMIT_EVERY - 1)) == 0 &&
         clof_atomic32_read(&s->npassive) != 0)
-        clof_cr_grant_(s, false);
+        return clof_cr_grant_(s, false);
+    if (mirror != NULL && (clof_atomic32_read_rlx(mirror) & 1u) != 0 &&
+        clof_atomic32_read(&s->npassive) == 0)
+        clof_cr_mirror_clear_(s, mirror); /* set with nobody passive */
+    return false;
 }
 
 /* ---- the generator ---------------------------------------------------------- */
 
 #define CLOF_CR_INITIALIZER(inner_init) {inner_init, CLOF_CR_STATE_INITIALIZER}
 
-/* CLOF_CR_LOCK(name, inner): clof_<name>_t over clof_<inner>_t, with the
- * five functions of the lock interface. */
-#define CLOF_CR_LOCK(N, B)                                                     \
-    typedef struct {                                                           \
-        clof_##B##_t base;                                                     \
-        clof_cr_t cr;                                                          \
-    } clof_##N##_t;                                                            \
+/* CLOF_CR_CTX(name, inner): the context clof_<name>_ctx_t. */
+#define CLOF_CR_CTX(N, B)                                                      \
     typedef struct {                                                           \
         clof_##B##_ctx_t base;                                                 \
         uint32_t counted; /* this acquisition is in `active` */                \
-    } clof_##N##_ctx_t;                                                        \
-    static inline __attribute__((unused)) void clof_##N##_init(clof_##N##_t *l) \
-    {                                                                          \
-        clof_##B##_init(&l->base);                                             \
-        clof_cr_state_init(&l->cr);                                            \
-    }                                                                          \
+    } clof_##N##_ctx_t;
+
+/* CLOF_CR_FUNCTIONS(name, inner, BASE, STATE, HINT, MIRROR): the five
+ * functions of the lock interface for a lock type clof_<name>_t (declared
+ * before) whose parts are reached through four accessors, each applied to
+ * the lock pointer l:
+ *   BASE(l)    the inner lock, clof_<inner>_t *;
+ *   STATE(l)   the layer's state, clof_cr_t * (slow paths only: it may
+ *              look the state up, or install it at a first contention);
+ *   HINT(l)    nonzero when passive threads may wait: the release's fast
+ *              path and has_waiters read it (relaxed);
+ *   MIRROR(l)  the word whose bit 0 HINT reads, which the layer keeps
+ *              (clof_cr_mirror_clear_), or NULL when HINT reads `npassive`.
+ * CLOF_CR_LOCK below is the layer with its state beside the inner lock
+ * (HINT = `npassive`); the preload library keeps the inner lock in the
+ * mutex and the state in a block of its own, with the mirror in the mutex
+ * (src/preload/pl_internal.h).  The functions are the same. */
+#define CLOF_CR_FUNCTIONS(N, B, BASE, STATE, HINT, MIRROR)                     \
     CLOF_SLOW void clof_##N##_acquire_slow_(clof_##N##_t *l,                   \
                                             clof_##N##_ctx_t *c)               \
     {                                                                          \
-        if (!clof_cr_limiting_(&l->cr)) { /* open: wait uncounted */           \
+        clof_cr_t *s = STATE(l);                                               \
+        if (!clof_cr_limiting_(s)) { /* open: wait uncounted */                \
             clof_cr_signal_t sig = clof_cr_signal_();                          \
             c->counted = 0;                                                    \
-            clof_##B##_acquire(&l->base, &c->base);                            \
-            clof_cr_open_acquired_(&l->cr, sig);                               \
+            clof_##B##_acquire(BASE(l), &c->base);                             \
+            clof_cr_open_acquired_(s, sig);                                    \
             return;                                                            \
         }                                                                      \
-        clof_cr_signal_t sig = clof_cr_admit_(&l->cr);                         \
+        clof_cr_signal_t sig = clof_cr_admit_(s, MIRROR(l));                   \
         c->counted = 1;                                                        \
-        clof_##B##_acquire(&l->base, &c->base);                                \
-        clof_cr_acquired_(&l->cr, sig);                                        \
+        clof_##B##_acquire(BASE(l), &c->base);                                 \
+        clof_cr_acquired_(s, sig);                                             \
     }                                                                          \
     CLOF_INLINE void clof_##N##_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
     {                                                                          \
-        if (CLOF_LIKELY(clof_##B##_tryacquire(&l->base, &c->base))) {          \
+        if (CLOF_LIKELY(clof_##B##_tryacquire(BASE(l), &c->base))) {           \
             c->counted = 0;                                                    \
             return;                                                            \
         }                                                                      \
@@ -506,35 +569,54 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
                                            clof_##N##_ctx_t *c)                \
     {                                                                          \
         c->counted = 0;                                                        \
-        return clof_##B##_tryacquire(&l->base, &c->base);                      \
+        return clof_##B##_tryacquire(BASE(l), &c->base);                       \
     }                                                                          \
     CLOF_SLOW void clof_##N##_release_slow_(clof_##N##_t *l,                   \
                                             clof_##N##_ctx_t *c,               \
                                             uint32_t counted)                  \
     {                                                                          \
-        uint32_t n = clof_atomic32_read_rlx(&l->cr.releases) + 1;              \
-        clof_atomic32_write_rlx(&l->cr.releases, n);                           \
-        if (CLOF_CR_LAZY && counted)                                           \
-            clof_cr_calm_(&l->cr);                                             \
-        clof_##B##_release(&l->base, &c->base);                                \
-        clof_cr_released_(&l->cr, counted, n);                                 \
+        clof_cr_t *s = STATE(l);                                               \
+        bool wake = clof_cr_releasing_(s, counted, MIRROR(l));                 \
+        clof_##B##_release(BASE(l), &c->base);                                 \
+        if (wake)                                                              \
+            clof_cr_wake_(s);                                                  \
     }                                                                          \
     CLOF_INLINE void clof_##N##_release(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
     {                                                                          \
         uint32_t counted = c->counted;                                         \
-        if (CLOF_UNLIKELY(counted |                                            \
-                          clof_atomic32_read_rlx(&l->cr.npassive))) {          \
+        if (CLOF_UNLIKELY(counted | HINT(l))) {                                \
             clof_##N##_release_slow_(l, c, counted);                           \
             return;                                                            \
         }                                                                      \
-        clof_##B##_release(&l->base, &c->base);                                \
+        clof_##B##_release(BASE(l), &c->base);                                 \
     }                                                                          \
     CLOF_INLINE bool clof_##N##_has_waiters(clof_##N##_t *l,                   \
                                             clof_##N##_ctx_t *c)               \
     {                                                                          \
-        return clof_##B##_has_waiters(&l->base, &c->base) ||                   \
-               clof_atomic32_read_rlx(&l->cr.npassive) != 0;                   \
+        return clof_##B##_has_waiters(BASE(l), &c->base) || HINT(l) != 0;      \
     }
+
+/* The accessors of CLOF_CR_LOCK's layout: the state beside the inner lock. */
+#define CLOF_CR_BASE_(l) (&(l)->base)
+#define CLOF_CR_STATE_(l) (&(l)->cr)
+#define CLOF_CR_HINT_(l) clof_atomic32_read_rlx(&(l)->cr.npassive)
+#define CLOF_CR_NO_MIRROR_(l) ((void)(l), (clof_atomic32_t *)NULL)
+
+/* CLOF_CR_LOCK(name, inner): clof_<name>_t over clof_<inner>_t, the state
+ * beside the inner lock, with the five functions of the lock interface. */
+#define CLOF_CR_LOCK(N, B)                                                     \
+    typedef struct {                                                           \
+        clof_##B##_t base;                                                     \
+        clof_cr_t cr;                                                          \
+    } clof_##N##_t;                                                            \
+    CLOF_CR_CTX(N, B)                                                          \
+    static inline __attribute__((unused)) void clof_##N##_init(clof_##N##_t *l) \
+    {                                                                          \
+        clof_##B##_init(&l->base);                                             \
+        clof_cr_state_init(&l->cr);                                            \
+    }                                                                          \
+    CLOF_CR_FUNCTIONS(N, B, CLOF_CR_BASE_, CLOF_CR_STATE_, CLOF_CR_HINT_,      \
+                      CLOF_CR_NO_MIRROR_)
 
 #ifdef __cplusplus
 }

@@ -34,6 +34,9 @@ typedef struct clof_preload_info {
     uint64_t forks;          /* fork children this process descends from */
     int early_start;         /* configured by a call that came before the
                                 library's constructor ran */
+    uint64_t cr_blocks;        /* cr: locks in place: state blocks ever
+                                  allocated (one per contended mutex) */
+    uint64_t cr_blocks_pooled; /* ... of which now free for reuse */
 } clof_preload_info_t;
 
 /* Fill *out (size = sizeof(clof_preload_info_t)); returns 0. */

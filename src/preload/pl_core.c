@@ -284,6 +284,103 @@ void *pl_block_install(pl_mutex_t *m)
     return seen;
 }
 
+/* ---- the state blocks of the cr: locks ------------------------------------------
+ * (pl_internal.h, pl_cr_block_t) One per contended mutex, found by the
+ * index in the mutex's `last`: chunks of 2^15 blocks, mapped as needed and
+ * never unmapped; freed indices are reused (the state re-initialised: a
+ * destroyed lock has no passive thread and no counted holder, and its last
+ * releaser wrote nothing after its inner release but a wake-up by address,
+ * cr.h).  Index 0 means none.  Counted in clof_preload_info
+ * (cr_blocks) and on the CLOF_STATS line (cr_state_blocks). */
+pl_cr_block_t *pl_cr_chunks[PL_CR_CHUNKS];
+static uint32_t pl_cr_top = 1;       /* the next never-used index */
+static uint32_t *pl_cr_free;         /* freed indices */
+static size_t pl_cr_nfree, pl_cr_freecap;
+
+static uint32_t pl_cr_index_locked(void)
+{
+    if (pl_cr_nfree > 0)
+        return pl_cr_free[--pl_cr_nfree];
+    uint32_t i = pl_cr_top;
+    uint32_t c = i >> PL_CR_CHUNK_SHIFT;
+    if (c >= PL_CR_CHUNKS)
+        return 0;
+    if (pl_cr_chunks[c] == NULL) {
+        void *mem = pl_map(sizeof(pl_cr_block_t) << PL_CR_CHUNK_SHIFT);
+        if (mem == NULL)
+            return 0;
+        __atomic_store_n(&pl_cr_chunks[c], (pl_cr_block_t *)mem, __ATOMIC_RELEASE);
+    }
+    pl_cr_top = i + 1;
+    return i;
+}
+
+pl_cr_block_t *pl_cr_block_install(pl_mutex_t *m)
+{
+    pl_glock_acquire();
+    uint32_t v = clof_atomic32_read_acq(&m->last), i = v >> 1;
+    if (i != 0 && i < pl_cr_top) { /* installed meanwhile */
+        pl_glock_release();
+        return pl_cr_at(i);
+    }
+    /* none, or an index no block has (memory that was not a zeroed or
+     * initialised mutex): a new block */
+    uint32_t n = pl_cr_index_locked();
+    if (n == 0) {
+        pl_glock_release();
+        pl_out_of_memory();
+    }
+    pl_cr_block_t *b = pl_cr_at(n);
+    clof_cr_state_init(&b->cr);
+    b->last = 0;
+    /* installs happen under the global lock; the CAS keeps the mirror bit
+     * of the mutex (set by nobody before a block exists: 0) and publishes
+     * the initialised block (seq_cst, read with acquire) */
+    for (;;) {
+        uint32_t seen = clof_atomic32_cmpxchg(&m->last, v, n << 1 | (v & 1u));
+        if (seen == v)
+            break;
+        if (seen >> 1 != 0 && seen >> 1 < pl_cr_top) {
+            /* another block came first (installs take the global lock, so
+             * only a racing destroy and reuse could do it): ours stays
+             * unused, a leak of one block rather than a lost state */
+            pl_glock_release();
+            return pl_cr_at(seen >> 1);
+        }
+        v = seen; /* bit 0 moved */
+    }
+    pl_glock_release();
+    return b;
+}
+
+void pl_cr_block_free(pl_mutex_t *m)
+{
+    uint32_t i = clof_atomic32_xchg(&m->last, 0) >> 1;
+    if (i == 0)
+        return;
+    pl_glock_acquire();
+    if (i >= pl_cr_top) { /* not ours */
+        pl_glock_release();
+        return;
+    }
+    if (pl_cr_nfree == pl_cr_freecap) {
+        size_t ncap = pl_cr_freecap ? pl_cr_freecap * 2 : 4096;
+        uint32_t *ns = pl_map(ncap * sizeof(uint32_t));
+        if (ns == NULL) { /* keep the block out of circulation: a leak, not a crash */
+            pl_glock_release();
+            return;
+        }
+        if (pl_cr_free != NULL) {
+            memcpy(ns, pl_cr_free, pl_cr_nfree * sizeof(uint32_t));
+            munmap(pl_cr_free, pl_cr_freecap * sizeof(uint32_t));
+        }
+        pl_cr_free = ns;
+        pl_cr_freecap = ncap;
+    }
+    pl_cr_free[pl_cr_nfree++] = i;
+    pl_glock_release();
+}
+
 /* ---- retired trees ------------------------------------------------------------
  * The trees of destroyed mutexes whose lock may not free them (a CLH lowest
  * level: its first node may serve as some context's queue node; A-C-BO-CLH:
@@ -697,6 +794,7 @@ static void pl_print_stats(void)
         for (int i = 0; i < PL_MAX_LEVELS; i++)
             levels[i] += __atomic_load_n(&p->levels[i], __ATOMIC_RELAXED);
     uint64_t boxes = pl_boxes_total, blocks = pl_blocks_total, seen = pl_threads_seen;
+    uint64_t crblocks = pl_cr_top - 1;
     pl_glock_release();
     if (pl_glibc_mode) {
         pl_say("clof-preload[%d]: lock=glibc (nothing replaced)", (int)getpid());
@@ -737,10 +835,14 @@ static void pl_print_stats(void)
             snprintf(lv + o, sizeof lv - o, " topology=%s:%s", clof_topo_source_name(tp->source),
                      tp->origin);
     }
+    char crb[96] = ""; /* cr: locks in place: their state blocks */
+    if (crblocks != 0)
+        snprintf(crb, sizeof crb, " cr_state_blocks=%llu (%zu B each)",
+                 (unsigned long long)crblocks, sizeof(pl_cr_block_t));
     pl_say("clof-preload[%d]: lock=%s locks_replaced=%llu acquisitions=%llu contended=%llu "
            "(%.2f%%) parks=%llu handovers[system]=%llu%s trylock_busy=%llu timedlock=%llu "
            "(timeouts %llu) cond_waits=%llu (timeouts %llu) signals=%llu broadcasts=%llu "
-           "threads=%llu contexts=%llu (%zu B each) lock_blocks=%llu (%zu B each)",
+           "threads=%llu contexts=%llu (%zu B each) lock_blocks=%llu (%zu B each)%s",
            (int)getpid(), pl_lock->name, (unsigned long long)t.replaced,
            (unsigned long long)t.acquisitions, (unsigned long long)t.contended, pct,
            (unsigned long long)parks, (unsigned long long)t.handovers, lv,
@@ -749,7 +851,7 @@ static void pl_print_stats(void)
            (unsigned long long)t.cond_timeouts, (unsigned long long)t.cond_signals,
            (unsigned long long)t.cond_broadcasts, (unsigned long long)seen,
            (unsigned long long)boxes, sizeof(pl_box_t), (unsigned long long)blocks,
-           pl_block_size);
+           pl_block_size, crb);
 }
 
 __attribute__((constructor)) static void pl_constructor(void)
@@ -785,6 +887,8 @@ PL_EXPORT int clof_preload_info(clof_preload_info_t *out, size_t size)
     i.boxes_pooled = pl_box_pool_n;
     i.blocks = pl_blocks_total;
     i.blocks_pooled = pl_block_nfree;
+    i.cr_blocks = pl_cr_top - 1;
+    i.cr_blocks_pooled = pl_cr_nfree;
     i.threads_seen = pl_threads_seen;
     i.threads_live = pl_threads_live;
     pl_glock_release();

@@ -179,6 +179,34 @@ CLOF_ABORTABLE_COHORT_LOCKS(PL_COHORT_NAMED_)
 PL_BASIC_LOCKS(PL_ASL_DECLARE_)
 PL_NUMA_LOCKS(PL_ASL_DECLARE_)
 
+/* ---- the mutex as this library sees it -------------------------------------
+ * Overlays pthread_mutex_t (40 bytes on x86-64).  The fields at glibc's
+ * offsets of __owner (8) and __kind (16) keep glibc's meaning, so the static
+ * initializers (all zero, or only a type in __kind) and debuggers read
+ * them as they expect. */
+typedef struct pl_box pl_box_t;
+typedef struct {
+    union {
+        uint64_t raw;               /* in place: the lock itself (<= 8 bytes) */
+        CLOF_ATOMICPTR(void) blk;   /* otherwise: its block (NULL until first use) */
+    } lk;                           /*  0 */
+    clof_atomic32_t owner;          /*  8: holder's tid, 0 when free */
+    uint32_t count;                 /* 12: recursion depth (recursive type) */
+    clof_atomic32_t kind;           /* 16: glibc's __kind */
+    clof_atomic32_t tw_waiters;     /* 20: threads in pthread_mutex_timedlock
+                                       (next to kind: unlock tests both at once) */
+    CLOF_ATOMICPTR(pl_box_t) box;   /* 24: context of the current holder */
+    clof_atomic32_t tw_seq;         /* 32: the timed waiters' futex word */
+    clof_atomic32_t last;           /* 36: tid of the previous holder (CLOF_STATS);
+                                       a cr: lock's block index and mirror bit
+                                       instead (pl_cr_block below) */
+} pl_mutex_t;
+
+_Static_assert(sizeof(pl_mutex_t) <= sizeof(pthread_mutex_t),
+               "pl_mutex_t must fit in pthread_mutex_t");
+_Static_assert(offsetof(pl_mutex_t, kind) == 16, "__kind is at offset 16");
+_Static_assert(offsetof(pl_mutex_t, tw_waiters) == 20, "kind and tw_waiters share 8 bytes");
+
 /* Concurrency restriction (include/clof/cr.h), CLOF_LOCK=cr:<lock> over
  * every lock above: clof_cr_<id>, locks of their own as the asl: ones.
  * The layer's counts (passive waits, admissions by a grant) go to the
@@ -190,11 +218,80 @@ PL_HIDDEN void pl_cr_count(int what); /* pl_core.c, slow paths only */
 #define CLOF_CR_ON_LIMIT(s, on)                                                \
     ((void)(s), pl_stats_on && (on) ? pl_cr_count(2) : (void)0)
 #include <clof/cr.h>
-#define PL_CR_DECLARE_(id, _)                                                  \
+/* The layer's state of a cr: lock whose inner lock fits in the mutex: a
+ * block of its own, installed at the mutex's first contended acquisition
+ * (or first count under CLOF_STATS) and freed at pthread_mutex_destroy.
+ * The mutex's `last` holds the block's index (bits 1-31; 0: none yet) and,
+ * in bit 0, the mirror of "passive threads wait" (cr.h, MIRROR) that the
+ * release's fast path reads: the uncontended lock and unlock touch the
+ * mutex alone, as the plain lock's do (LevelDB lost 5-15% to a lock in a
+ * block of its own, docs/cr.md).  An index, not a pointer: `last` is the
+ * only spare word, 32 bits.  CLOF_STATS's previous holder, which `last`
+ * holds for the other locks, moves into the block. */
+typedef struct {
+    clof_cr_t cr;
+    uint32_t last; /* CLOF_STATS: tid of the previous holder */
+} __attribute__((aligned(CLOF_CACHELINE))) pl_cr_block_t;
+#define PL_CR_CHUNK_SHIFT 15u /* blocks per chunk: 2^15 (2 MiB) */
+#define PL_CR_CHUNKS (1u << 16) /* chunks: 2^31 indices in all */
+extern pl_cr_block_t *pl_cr_chunks[PL_CR_CHUNKS] PL_HIDDEN;
+/* the block of index i (1 .. pl_cr_block_install's highest) */
+static inline pl_cr_block_t *pl_cr_at(uint32_t i)
+{
+    return &pl_cr_chunks[i >> PL_CR_CHUNK_SHIFT][i & ((1u << PL_CR_CHUNK_SHIFT) - 1)];
+}
+/* pl_core.c: install a block in m (under the global lock; a zero or
+ * unknown index is replaced, a valid one returned) and free it at destroy */
+PL_HIDDEN pl_cr_block_t *pl_cr_block_install(pl_mutex_t *m);
+PL_HIDDEN void pl_cr_block_free(pl_mutex_t *m);
+static inline pl_cr_block_t *pl_cr_block(pl_mutex_t *m)
+{
+    uint32_t i = clof_atomic32_read_acq(&m->last) >> 1;
+    if (CLOF_UNLIKELY(i == 0))
+        return pl_cr_block_install(m);
+    return pl_cr_at(i);
+}
+/* cr.h's accessors over a cr: lock that lives at the start of its mutex */
+#define PL_CR_MUTEX_(l) ((pl_mutex_t *)(void *)(l))
+#define PL_CR_BASE_(l) (&(l)->base)
+#define PL_CR_STATE_(l) (&pl_cr_block(PL_CR_MUTEX_(l))->cr)
+#define PL_CR_HINT_(l) (clof_atomic32_read_rlx(&PL_CR_MUTEX_(l)->last) & 1u)
+#define PL_CR_MIRROR_(l) (&PL_CR_MUTEX_(l)->last)
+/* cr: over an inner lock of 8 bytes or less: the inner lock in the mutex,
+ * the state in a block (pl_crblock_<id> = 1) */
+#define PL_CR_SPLIT_(id, _)                                                    \
+    typedef struct {                                                           \
+        clof_##id##_t base;                                                    \
+    } clof_cr_##id##_t;                                                        \
+    _Static_assert(sizeof(clof_cr_##id##_t) <= 8 && _Alignof(clof_cr_##id##_t) <= 8, \
+                   "cr:" #id ": the inner lock does not fit in the mutex"); \
+    enum { pl_crblock_cr_##id = 1 };                                           \
+    CLOF_CR_CTX(cr_##id, id)                                                   \
+    CLOF_CR_FUNCTIONS(cr_##id, id, PL_CR_BASE_, PL_CR_STATE_, PL_CR_HINT_,     \
+                      PL_CR_MIRROR_)                                           \
+    static inline void pl_destroy_cr_##id(clof_cr_##id##_t *l)                 \
+    {                                                                          \
+        pl_destroy_##id(&l->base);                                             \
+        pl_cr_block_free(PL_CR_MUTEX_(l));                                     \
+    }
+/* cr: over a larger inner lock (ptl, clh): the state beside it, both in
+ * the lock block (pl_crblock_<id> = 0) */
+#define PL_CR_BESIDE_(id, _)                                                   \
     CLOF_CR_LOCK(cr_##id, id)                                                  \
+    enum { pl_crblock_cr_##id = 0 };                                           \
     static inline void pl_destroy_cr_##id(clof_cr_##id##_t *l) { pl_destroy_##id(&l->base); }
-PL_BASIC_LOCKS(PL_CR_DECLARE_)
-PL_NUMA_LOCKS(PL_CR_DECLARE_)
+/* one line per basic lock (a lock added to CLOF_BASIC_LOCKS without one
+ * here leaves clof_cr_<lock>_t undefined: the build says so) */
+PL_CR_SPLIT_(tas, TAS)
+PL_CR_SPLIT_(ttas, TTAS)
+PL_CR_SPLIT_(bo, BO)
+PL_CR_SPLIT_(ticket, TICKET)
+PL_CR_BESIDE_(ptl, PTL)
+PL_CR_SPLIT_(mcs, MCS)
+PL_CR_BESIDE_(clh, CLH)
+PL_CR_SPLIT_(hemlock, HEMLOCK)
+PL_CR_SPLIT_(hemlock_ctr, HEMLOCK_CTR)
+PL_NUMA_LOCKS(PL_CR_SPLIT_)
 
 /* Locks withdrawn from the library: built and tested, but not offered to
  * programs.  CLOF_LOCK naming one of them (or asl: over it) says so in one
@@ -256,32 +353,6 @@ void pl_config_parse(const char *lock, const char *stats, pl_config_t *out) PL_H
 /* glibc's condition variable flags (the __wrefs word, offset 36). */
 #define PL_COND_SHARED 1u
 #define PL_COND_MONOTONIC 2u
-
-/* ---- the mutex as this library sees it -------------------------------------
- * Overlays pthread_mutex_t (40 bytes on x86-64).  The fields at glibc's
- * offsets of __owner (8) and __kind (16) keep glibc's meaning, so the static
- * initializers (all zero, or only a type in __kind) and debuggers read
- * them as they expect. */
-typedef struct pl_box pl_box_t;
-typedef struct {
-    union {
-        uint64_t raw;               /* in place: the lock itself (<= 8 bytes) */
-        CLOF_ATOMICPTR(void) blk;   /* otherwise: its block (NULL until first use) */
-    } lk;                           /*  0 */
-    clof_atomic32_t owner;          /*  8: holder's tid, 0 when free */
-    uint32_t count;                 /* 12: recursion depth (recursive type) */
-    clof_atomic32_t kind;           /* 16: glibc's __kind */
-    clof_atomic32_t tw_waiters;     /* 20: threads in pthread_mutex_timedlock
-                                       (next to kind: unlock tests both at once) */
-    CLOF_ATOMICPTR(pl_box_t) box;   /* 24: context of the current holder */
-    clof_atomic32_t tw_seq;         /* 32: the timed waiters' futex word */
-    uint32_t last;                  /* 36: tid of the previous holder (CLOF_STATS) */
-} pl_mutex_t;
-
-_Static_assert(sizeof(pl_mutex_t) <= sizeof(pthread_mutex_t),
-               "pl_mutex_t must fit in pthread_mutex_t");
-_Static_assert(offsetof(pl_mutex_t, kind) == 16, "__kind is at offset 16");
-_Static_assert(offsetof(pl_mutex_t, tw_waiters) == 20, "kind and tw_waiters share 8 bytes");
 
 /* kind and tw_waiters together: zero for a normal mutex without timed waiters */
 static inline uint64_t pl_kind_tw(pl_mutex_t *m)

@@ -65,17 +65,19 @@ static inline void pl_held(pl_mutex_t *m, pl_box_t *b, int32_t tid)
     clof_atomic32_write_rlx(&m->owner, (uint32_t)tid);
 }
 
-/* CLOF_STATS: after an acquisition by tid. */
-static inline void pl_count_acquired(pl_mutex_t *m, int32_t tid)
+/* CLOF_STATS: after an acquisition by tid; crblock: the lock is a cr:
+ * lock whose block keeps the previous holder (pl_cr_block_t). */
+static inline void pl_count_acquired(bool crblock, pl_mutex_t *m, int32_t tid)
 {
     pl_tls.st.acquisitions++;
-    uint32_t last = m->last;
+    uint32_t *lastp = crblock ? &pl_cr_block(m)->last : (uint32_t *)&m->last._v;
+    uint32_t last = *lastp;
     if (last != (uint32_t)tid) {
         if (last == 0)
             pl_tls.st.replaced++;
         else
             pl_tls.st.handovers++;
-        m->last = (uint32_t)tid;
+        *lastp = (uint32_t)tid;
     }
 }
 
@@ -121,6 +123,7 @@ static inline uint64_t pl_deadline_ns(clockid_t clk, const struct timespec *abs)
 typedef struct {
     bool inplace; /* the lock lives in the mutex (PL_INPLACE) */
     bool fastacq; /* the fast path acquires instead of trying (PL_FAST_ACQUIRE) */
+    bool crblock; /* a cr: lock in place, its state in a block (pl_cr_block) */
     bool (*tryacquire)(void *l, void *c);
     void (*acquire)(void *l, void *c);
     void (*release)(void *l, void *c);
@@ -168,7 +171,7 @@ PL_OP void pl_op_acq(const pl_lockfns_t *f, bool S, pl_mutex_t *m)
     int32_t tid = pl_tid();
     pl_held(m, b, tid);
     if (S)
-        pl_count_acquired(m, tid);
+        pl_count_acquired(f->crblock, m, tid);
 }
 PL_OP bool pl_op_try(const pl_lockfns_t *f, bool S, pl_mutex_t *m)
 {
@@ -182,7 +185,7 @@ PL_OP bool pl_op_try(const pl_lockfns_t *f, bool S, pl_mutex_t *m)
     int32_t tid = pl_tid();
     pl_held(m, b, tid);
     if (S)
-        pl_count_acquired(m, tid);
+        pl_count_acquired(f->crblock, m, tid);
     return true;
 }
 PL_OP void pl_op_rel(const pl_lockfns_t *f, pl_mutex_t *m, pl_box_t *b)
@@ -222,7 +225,7 @@ PL_OP int pl_op_timed_acq(const pl_lockfns_t *f, bool S, pl_mutex_t *m, clockid_
     int32_t tid = pl_tid();
     pl_held(m, b, tid);
     if (S)
-        pl_count_acquired(m, tid);
+        pl_count_acquired(f->crblock, m, tid);
     return 0;
 }
 
@@ -412,7 +415,9 @@ PL_OP void pl_op_fork_reset(const pl_lockfns_t *f, pl_mutex_t *m, pl_box_t *b)
 {
     if (f->inplace)
         m->lk.raw = 0;
-    else
+    if (f->crblock) /* the state counts threads of the parent: a new one */
+        clof_atomic32_write_rlx(&m->last, 0);
+    if (!f->inplace)
         clof_atomicptr_write_rlx(&m->lk.blk, pl_block_fresh());
     f->acquire(pl_op_lockp(f, m), PL_CTX(b));
 }
@@ -424,16 +429,18 @@ PL_OP void pl_op_fork_reset(const pl_lockfns_t *f, pl_mutex_t *m, pl_box_t *b)
                    "the preload library needs all-zero = unlocked");           \
     _Static_assert(CLOF_##NAME##_THREAD_OBLIVIOUS,                             \
                    "the preload library needs thread-oblivious locks");       \
-    PL_DEFINE_LOCK(name, PL_FAST_ACQUIRE(name), pl_no_destroy, PL_TIMED_POLL)
+    PL_DEFINE_LOCK(name, PL_FAST_ACQUIRE(name), pl_no_destroy, PL_TIMED_POLL, 0)
 /* A lock over the hierarchy (hmcs.h, cna.h, cohort.h, compose.h: zero bytes
  * are a valid lock, thread-oblivious by construction). */
-#define PL_DEFINE_NUMA(id, _) PL_DEFINE_LOCK(id, 0, pl_destroy_##id, PL_TIMED_POLL)
+#define PL_DEFINE_NUMA(id, _) PL_DEFINE_LOCK(id, 0, pl_destroy_##id, PL_TIMED_POLL, 0)
 /* An abortable lock over the hierarchy: timed locks wait in the lock. */
-#define PL_DEFINE_ABORTABLE(id, _) PL_DEFINE_LOCK(id, 0, pl_destroy_##id, PL_TIMED_UNTIL)
+#define PL_DEFINE_ABORTABLE(id, _) PL_DEFINE_LOCK(id, 0, pl_destroy_##id, PL_TIMED_UNTIL, 0)
 
 /* The table of lock `name` (its functions, typed as the table needs them),
- * and its entry points for S = 0 and 1. */
-#define PL_DEFINE_LOCK(name, FASTACQ, DESTROY, TIMED)                          \
+ * and its entry points for S = 0 and 1.  CRBLOCK: a cr: lock whose state is
+ * in a block of its own (pl_internal.h): it lives in place, whatever
+ * PL_INPLACE says (PL_FORCE_BLOCK). */
+#define PL_DEFINE_LOCK(name, FASTACQ, DESTROY, TIMED, CRBLOCK)                 \
     PL_OP bool pl_tryfn_##name(void *l, void *c)                               \
     { return clof_##name##_tryacquire((clof_##name##_t *)l, (clof_##name##_ctx_t *)c); } \
     PL_OP void pl_acqfn_##name(void *l, void *c)                               \
@@ -446,7 +453,8 @@ PL_OP void pl_op_fork_reset(const pl_lockfns_t *f, pl_mutex_t *m, pl_box_t *b)
                                  const struct timespec *abs)                   \
     { (void)m; return TIMED(name, m, l, c, clk, abs); }                        \
     static const pl_lockfns_t pl_fns_##name = {                                \
-        PL_INPLACE(name), FASTACQ, pl_tryfn_##name, pl_acqfn_##name,           \
+        PL_INPLACE(name) || (CRBLOCK), FASTACQ, CRBLOCK, pl_tryfn_##name,      \
+        pl_acqfn_##name,                                                       \
         pl_relfn_##name, pl_timedfn_##name, pl_destroyfn_##name};              \
     static void pl_fork_reset_##name(pl_mutex_t *m, pl_box_t *b)               \
     { pl_op_fork_reset(&pl_fns_##name, m, b); }                                \
@@ -501,8 +509,9 @@ PL_NUMA_LOCKS(PL_OPS_DECL_CR_)
 /* The reorderable lock (LibASL) over lock `id` of the table: clof_asl_<id>
  * (pl_internal.h); a lock of its own, so the other locks' paths are
  * untouched. */
-#define PL_DEFINE_ASL(id, _) PL_DEFINE_LOCK(asl_##id, 0, pl_destroy_asl_##id, PL_TIMED_POLL)
+#define PL_DEFINE_ASL(id, _) PL_DEFINE_LOCK(asl_##id, 0, pl_destroy_asl_##id, PL_TIMED_POLL, 0)
 /* Concurrency restriction (cr.h) over lock `id` of the table: clof_cr_<id>. */
-#define PL_DEFINE_CR(id, _) PL_DEFINE_LOCK(cr_##id, 0, pl_destroy_cr_##id, PL_TIMED_POLL)
+#define PL_DEFINE_CR(id, _)                                                    \
+    PL_DEFINE_LOCK(cr_##id, 0, pl_destroy_cr_##id, PL_TIMED_POLL, pl_crblock_cr_##id)
 
 #endif /* CLOF_PRELOAD_LOCK_TMPL_H */

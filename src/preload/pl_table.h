@@ -39,7 +39,7 @@ const pl_lockdef_t pl_lockdefs[] = {
  * levels as the inner lock's */
 #define PL_LOCKDEF_CR(id, hier, levels)                                        \
     {pl_name_cr_##id, sizeof(clof_cr_##id##_t), sizeof(clof_cr_##id##_ctx_t),  \
-     PL_INPLACE(cr_##id), hier, levels, PL_TABLE_OPS(cr_##id, 0), PL_TABLE_OPS(cr_##id, 1)},
+     PL_INPLACE(cr_##id) || pl_crblock_cr_##id, hier, levels, PL_TABLE_OPS(cr_##id, 0), PL_TABLE_OPS(cr_##id, 1)},
 #define PL_LOCKDEF_CR_B(name, NAME) PL_LOCKDEF_CR(name, CLOF_CR_NUMA != 0, false)
 #define PL_LOCKDEF_CR_N(id, _) PL_LOCKDEF_CR(id, true, pl_levels_##id)
     PL_BASIC_LOCKS(PL_LOCKDEF_CR_B)

@@ -132,5 +132,21 @@ void t_mutex_init(void)
               (unsigned long long)(after.blocks - before.blocks));
     else
         EQ(after.blocks, 0);
+    /* cr: locks in place keep their state in a block per contended mutex,
+     * freed at destroy: as many in use after as before */
+    EQ(after.cr_blocks - after.cr_blocks_pooled, before.cr_blocks - before.cr_blocks_pooled);
+    /* ... and reused: contended lifetimes (4 threads) do not add blocks */
+    before = info();
+    for (int round = 0; round < 50; round++) {
+        EQ(pthread_mutex_init(&ms[0], NULL), 0);
+        mutual_exclusion(&ms[0], 4, 500);
+        EQ(pthread_mutex_destroy(&ms[0]), 0);
+    }
+    after = info();
+    EQ(after.cr_blocks - after.cr_blocks_pooled, before.cr_blocks - before.cr_blocks_pooled);
+    CHECK(after.cr_blocks - before.cr_blocks <= 1, "cr state blocks grew by %llu for 1 live mutex",
+          (unsigned long long)(after.cr_blocks - before.cr_blocks));
+    if (!after.inplace || strncmp(after.lock, "cr:", 3) != 0)
+        EQ(after.cr_blocks, 0);
     free(ms);
 }
