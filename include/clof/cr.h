@@ -27,12 +27,10 @@
  *               joins `active`, and passes the head on.
  *   release:  the inner release, alone when the acquisition was not
  *             counted and no thread is passive (the uncontended path: two
- *             loads and a branch more); otherwise, still holding, the
- *             release is numbered (`releases`), a counted thread leaves
- *             `active` and the grants below are issued, and then the inner
- *             lock is released (nothing of the state is written after
- *             that: the lock may be destroyed as soon as it is free; the
- *             woken head is woken last, by address only).
+ *             loads and a branch more); otherwise the release is numbered
+ *             (`releases`, while holding), and after the inner release a
+ *             counted thread leaves `active` (what that late part may meet
+ *             when the lock was destroyed meanwhile: clof_cr_released_).
  *             Grants: every CLOF_CR_ADMIT_EVERY-th numbered release while
  *             passive threads wait (long-term fairness), and every release that
  *             leaves `active` empty while passive threads wait (the lock
@@ -262,12 +260,14 @@ uint32_t clof_cr_cpus(void);
  * whose inner wait lowered it had to yield or park) and its count of parks
  * (wait.h clof_wait_parks_; a backend that models parking, the simulator,
  * gives its own: CLOF_BE_WAIT_PARKS).  The budget stops falling at its
- * floor; the park count moves at every park. */
+ * floor (CLOF_CR_FLOOR_); the park count moves at every park. */
 #if CLOF_WAIT_CAN_PARK
 #define CLOF_CR_BUDGET_() clof_wait_spins_
+#define CLOF_CR_FLOOR_ CLOF_WAIT_SPINS_MIN
 #define CLOF_CR_PARKS_() clof_wait_parks_
 #else
 #define CLOF_CR_BUDGET_() 0u
+#define CLOF_CR_FLOOR_ 0u
 #if defined(CLOF_BE_WAIT_PARKS)
 #define CLOF_CR_PARKS_() CLOF_BE_WAIT_PARKS()
 #else
@@ -285,11 +285,21 @@ static inline clof_cr_signal_t clof_cr_signal_(void)
 }
 
 /* Whether the wait since `g` could not keep a cpu: it lowered the spin
- * budget, or parked.  A checker's client may replace it (CLOF_CR_CROWDED)
- * to reach the mode changes without a waiting policy. */
+ * budget, or it parked with the budget at its floor (where lowering it
+ * shows no more).  A park that left the budget above its floor is no
+ * signal: the waiting policy halves the budget at a park only when the
+ * cpus were wanted (wait.h, CLOF_WAIT_ADAPT_IDLE), and a park on a machine
+ * with a cpu for every thread -- a long wait in a FIFO queue of many
+ * running waiters -- raises it instead.  Counting those parks made the
+ * lock limit, and stay limiting, with a cpu per thread: 0.39-0.74x the
+ * plain MCS lock at T = 8 and 16 on 16 cpus (docs/cr.md).  Backends
+ * without a budget (the simulator: its floor is 0) signal at every park.
+ * A checker's client may replace it (CLOF_CR_CROWDED) to reach the mode
+ * changes without a waiting policy. */
 static inline bool clof_cr_signalled_(clof_cr_signal_t g)
 {
-    return CLOF_CR_BUDGET_() < g.budget || CLOF_CR_PARKS_() != g.parks;
+    uint32_t b = CLOF_CR_BUDGET_();
+    return b < g.budget || (CLOF_CR_PARKS_() != g.parks && b <= CLOF_CR_FLOOR_);
 }
 #ifndef CLOF_CR_CROWDED
 #define CLOF_CR_CROWDED(s, g) ((void)(s), clof_cr_signalled_(g))
@@ -345,7 +355,7 @@ static inline uint32_t clof_cr_cap_(clof_cr_t *s)
 static inline bool clof_cr_try_enter_(clof_cr_t *s, uint32_t cap)
 {
     uint32_t a = clof_atomic32_read(&s->active);
-    while (a < cap) {
+    while ((int32_t)a < (int32_t)cap) { /* signed: below */
         uint32_t seen = clof_atomic32_cmpxchg(&s->active, a, a + 1);
         if (seen == a)
             return true;
@@ -355,8 +365,7 @@ static inline bool clof_cr_try_enter_(clof_cr_t *s, uint32_t cap)
 }
 
 /* Issue a grant unless one is pending (see the memory orders above); true
- * when issued: the caller then wakes the head (clof_cr_wake_), after its
- * inner release. */
+ * when issued: the caller then wakes the head (clof_cr_wake_). */
 static inline bool clof_cr_grant_(clof_cr_t *s, bool idle)
 {
     uint32_t t = clof_atomic32_read_rlx(&s->taken);
@@ -368,9 +377,9 @@ static inline bool clof_cr_grant_(clof_cr_t *s, bool idle)
 
 /* Wake the passive head after a grant.  The head waits for any change of
  * `grants` (clof_atomic32_wait); no hand-off yield (clof_wake_value's):
- * the woken head does not hold the lock.  Called after the inner release,
- * when the state may already belong to a destroyed lock (below): the wake
- * only hashes the address, and at worst wakes a waiter that rechecks. */
+ * the woken head does not hold the lock.  The wake only hashes the
+ * address: on a state reused by another lock (clof_cr_released_) it at
+ * worst wakes a waiter that rechecks. */
 CLOF_SLOW void clof_cr_wake_(clof_cr_t *s)
 {
     clof_wake(&s->grants._v);
@@ -481,37 +490,51 @@ CLOF_SLOW void clof_cr_calm_(clof_cr_t *s)
         clof_atomic32_write_rlx(&s->calm, k);
 }
 
-/* The release's slow part, still holding, before the inner release:
- * number the release, count the calm ones, leave the active set, issue the
- * idle and the periodic grants.  Returns whether a grant was issued (the
- * caller wakes the head after its inner release).
- * All of it is done while holding, so that nothing of the layer's state is
- * written after the inner release: from then on the lock may be taken,
- * released and destroyed by other threads (POSIX allows the destruction
- * of a mutex as soon as it is unlocked), and the state freed with it.
- * Leaving `active` one critical section early admits the next thread while
- * this one still holds: it waits in the inner lock, as any admitted one. */
-CLOF_SLOW bool clof_cr_releasing_(clof_cr_t *s, uint32_t counted, clof_atomic32_t *mirror)
+/* The release's slow part, still holding (before the inner release):
+ * number the release, count the calm ones, and clear a mirror left set
+ * with nobody passive (the mirror may live in the lock's own memory,
+ * which is not to be touched after the inner release).  Returns the
+ * release's number. */
+CLOF_SLOW uint32_t clof_cr_releasing_(clof_cr_t *s, uint32_t counted, clof_atomic32_t *mirror)
 {
     uint32_t n = clof_atomic32_read_rlx(&s->releases) + 1;
     clof_atomic32_write_rlx(&s->releases, n);
     if (CLOF_CR_LAZY && counted)
         clof_cr_calm_(s);
-    if (counted && clof_atomic32_get_dec(&s->active) == 1 &&
+    if (mirror != NULL && (clof_atomic32_read_rlx(mirror) & 1u) != 0 &&
+        clof_atomic32_read(&s->npassive) == 0)
+        clof_cr_mirror_clear_(s, mirror); /* set with nobody passive */
+    return n;
+}
+
+/* After the inner release (`n` = this release's number): leave the active
+ * set; issue the idle and the periodic grants, and wake the head.
+ * Done after the inner release so that the critical section does not
+ * grow by an RMW on the layer's line (the next holder is handed the lock
+ * first).  The lock may by then be taken, released and destroyed by other
+ * threads (POSIX allows a mutex's destruction as soon as it is unlocked),
+ * and its state reused by another lock (the preload library's state
+ * blocks): each of these writes is harmless there.  A late decrement
+ * leaves `active` one below the other lock's count, which `active` being
+ * read as signed absorbs (clof_cr_try_enter_ admits one more; the idle
+ * test below fires one release early: one more grant); a late grant
+ * admits one more passive thread; a late `cap` write stays within
+ * [1, cpus]; the wake only hashes the address. */
+CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
+{
+    if (counted && (int32_t)clof_atomic32_get_dec(&s->active) <= 1 &&
         clof_atomic32_read(&s->npassive) != 0) {
         /* the active set is empty and passive threads wait: grow, admit */
         uint32_t c = clof_atomic32_read_rlx(&s->cap), max = CLOF_CR_CPUS();
         if (c < max)
             clof_atomic32_write_rlx(&s->cap, c + 1);
-        return clof_cr_grant_(s, true);
+        if (clof_cr_grant_(s, true))
+            clof_cr_wake_(s);
+        return;
     }
     if ((n & (CLOF_CR_ADMIT_EVERY - 1)) == 0 &&
-        clof_atomic32_read(&s->npassive) != 0)
-        return clof_cr_grant_(s, false);
-    if (mirror != NULL && (clof_atomic32_read_rlx(mirror) & 1u) != 0 &&
-        clof_atomic32_read(&s->npassive) == 0)
-        clof_cr_mirror_clear_(s, mirror); /* set with nobody passive */
-    return false;
+        clof_atomic32_read(&s->npassive) != 0 && clof_cr_grant_(s, false))
+        clof_cr_wake_(s);
 }
 
 /* ---- the generator ---------------------------------------------------------- */
@@ -575,11 +598,10 @@ CLOF_SLOW bool clof_cr_releasing_(clof_cr_t *s, uint32_t counted, clof_atomic32_
                                             clof_##N##_ctx_t *c,               \
                                             uint32_t counted)                  \
     {                                                                          \
-        clof_cr_t *s = STATE(l);                                               \
-        bool wake = clof_cr_releasing_(s, counted, MIRROR(l));                 \
+        clof_cr_t *s = STATE(l); /* before the inner release: above */         \
+        uint32_t n = clof_cr_releasing_(s, counted, MIRROR(l));                \
         clof_##B##_release(BASE(l), &c->base);                                 \
-        if (wake)                                                              \
-            clof_cr_wake_(s);                                                  \
+        clof_cr_released_(s, counted, n);                                      \
     }                                                                          \
     CLOF_INLINE void clof_##N##_release(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
     {                                                                          \

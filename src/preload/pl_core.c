@@ -287,10 +287,10 @@ void *pl_block_install(pl_mutex_t *m)
 /* ---- the state blocks of the cr: locks ------------------------------------------
  * (pl_internal.h, pl_cr_block_t) One per contended mutex, found by the
  * index in the mutex's `last`: chunks of 2^15 blocks, mapped as needed and
- * never unmapped; freed indices are reused (the state re-initialised: a
- * destroyed lock has no passive thread and no counted holder, and its last
- * releaser wrote nothing after its inner release but a wake-up by address,
- * cr.h).  Index 0 means none.  Counted in clof_preload_info
+ * never unmapped; freed indices are reused, the state re-initialised (a
+ * destroyed lock has no passive thread; what a releaser of it may still
+ * write after its inner release is harmless to the next lock, cr.h
+ * clof_cr_released_).  Index 0 means none.  Counted in clof_preload_info
  * (cr_blocks) and on the CLOF_STATS line (cr_state_blocks). */
 pl_cr_block_t *pl_cr_chunks[PL_CR_CHUNKS];
 static uint32_t pl_cr_top = 1;       /* the next never-used index */
