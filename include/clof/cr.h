@@ -65,7 +65,8 @@
  * (clof_cr_cpus(): sched_getaffinity, or CLOF_CR_ACTIVE) and adapts within
  * [1, that]: it shrinks by one when an admitted thread's wait in the inner
  * lock had to yield or park (the waiting policy lowered its spin budget, or
- * its count of parks moved, wait.h: an active waiter did not keep a cpu),
+ * it parked with the budget at its floor, wait.h: an active waiter did not
+ * keep a cpu; clof_cr_signalled_),
  * and grows by one at an idle grant (the lock went idle with passive
  * waiters).  Threads that took the
  * free lock at step 1 are not counted: they hold it and do not wait.
