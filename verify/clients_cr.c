@@ -140,10 +140,11 @@ static void crx_setup(void *arg)
 VC_CLIENT_THREAD(crx_thread, crx_mcs, crx_lock, crx_ctx)
 
 /* The mirror's own claim (cr.h, clof_cr_mirror_clear_): it is not left
- * clear while a thread is passive.  T0 becomes passive and stays; T1
- * becomes passive and leaves (the last one out: it clears); T2 is a release
- * that finds the mirror set with nobody passive (it clears too).  Whatever
- * the interleaving, once all are done T0 is passive and the bit is set. */
+ * clear while a thread is passive.  T0 becomes passive and stays; T1 and
+ * T3 become passive and leave (the first in from 0 sets the bit, the last
+ * one out clears it); T2 is a release that finds the mirror set with
+ * nobody passive (it clears too).  Whatever the interleaving, once all are
+ * done T0 is passive and the bit is set. */
 static clof_cr_t crmi_state;
 static clof_atomic32_t crmi_mirror;
 static void crmi_setup(void *arg)
@@ -159,16 +160,13 @@ static void crmi_thread(void *arg, int t)
     (void)arg;
     clof_cr_t *s = &crmi_state;
     if (t == 2) { /* clof_cr_releasing_'s check */
-        if ((clof_atomic32_read_rlx(&crmi_mirror) & 1u) != 0 &&
-            clof_atomic32_read(&s->npassive) == 0)
-            clof_cr_mirror_clear_(s, &crmi_mirror);
+        clof_cr_mirror_heal_(s, &crmi_mirror);
         return;
     }
     /* clof_cr_passive_'s entry and (T1) exit */
-    (void)clof_atomic32_get_inc(&s->npassive);
-    (void)clof_atomic32_get_or(&crmi_mirror, 1u);
-    if (t == 1 && clof_atomic32_get_dec(&s->npassive) == 1)
-        clof_cr_mirror_clear_(s, &crmi_mirror);
+    clof_cr_passive_enter_(s, &crmi_mirror);
+    if (t != 0)
+        clof_cr_passive_exit_(s, &crmi_mirror);
 }
 static void crmi_final(void *arg)
 {
@@ -254,8 +252,8 @@ const vc_client_t vc_clients_cr[] = {
      cr_final, cr_resume3, "", 2},
     {"cr.mirror", "cr",
      "the mirror of npassive != 0: not left clear while a thread is passive "
-     "(a passive thread stays, one leaves, a release clears a stale bit)", 3,
-     crmi_setup, crmi_thread, crmi_final, cr_resume3, "", 3},
+     "(a passive thread stays, two come and leave, a release clears a stale "
+     "bit)", 4, crmi_setup, crmi_thread, crmi_final, NULL, "", 3},
 #if !defined(VC_PARK_MODE)
     {"cr.mcs.numa", "cr",
      "cr: over MCS, 4 threads on 2 nodes (NUMA-aware admission: an admitted "

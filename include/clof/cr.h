@@ -127,13 +127,15 @@
  *     depend on it (a counted release always takes the slow path, which
  *     reads `npassive` with seq_cst).  Where the release reads a mirror of
  *     it instead (MIRROR, the generator's accessors), the mirror's RMWs
- *     and the rereads of `npassive` around them are seq_cst: a passive
- *     thread P increments `npassive` and then sets the bit; a clearer
- *     clears it and then rereads `npassive`.  If a clear is the last RMW
- *     on the bit while P waits, it follows P's set, hence P's increment,
- *     and its reread sees P and sets the bit again: the mirror is clear
- *     while P waits only for the moments the plain relaxed read could
- *     miss P too (clof_cr_mirror_clear_).
+ *     and the rereads of `npassive` after them are seq_cst: the passive
+ *     thread P that brings `npassive` from 0 to 1 then sets the bit; a
+ *     clearer clears it and then rereads `npassive`.  While threads are
+ *     passive, take the last increment from 0, by P: if a clear is the
+ *     last RMW on the bit, it follows P's set in the seq_cst order, hence
+ *     P's increment, and its reread sees `npassive` >= 1 and sets the bit
+ *     again.  So the mirror is clear while threads wait only for the
+ *     moments the plain relaxed read could miss them too
+ *     (clof_cr_mirror_clear_).
  *   `active`: the admission CAS, the release's decrement and the head's
  *     read are seq_cst, and so are the passive thread's increment of
  *     `npassive` and the release's read of it: a Dekker pair -- a passive
@@ -402,13 +404,38 @@ CLOF_SLOW void clof_cr_mirror_clear_(clof_cr_t *s, clof_atomic32_t *mirror)
         (void)clof_atomic32_get_or(mirror, 1u);
 }
 
+/* A release that finds the mirror set with nobody passive clears it. */
+static inline void clof_cr_mirror_heal_(clof_cr_t *s, clof_atomic32_t *mirror)
+{
+    if ((clof_atomic32_read_rlx(mirror) & 1u) != 0 && clof_atomic32_read(&s->npassive) == 0)
+        clof_cr_mirror_clear_(s, mirror);
+}
+
+/* A thread enters the passive set: count it; the first one (from 0) sets
+ * the mirror.  The others do not touch it (the mirror lives on the lock's
+ * own line, which the holder writes at every acquisition): a clear that
+ * follows the first one's set in the seq_cst order rereads `npassive`
+ * after that increment, and one that precedes it is undone by it (memory
+ * orders, above). */
+static inline void clof_cr_passive_enter_(clof_cr_t *s, clof_atomic32_t *mirror)
+{
+    /* seq_cst: Dekker, above */
+    if (clof_atomic32_get_inc(&s->npassive) == 0 && mirror != NULL)
+        (void)clof_atomic32_get_or(mirror, 1u);
+}
+
+/* ... and leaves it: the last one out clears the mirror. */
+static inline void clof_cr_passive_exit_(clof_cr_t *s, clof_atomic32_t *mirror)
+{
+    if (clof_atomic32_get_dec(&s->npassive) == 1 && mirror != NULL)
+        clof_cr_mirror_clear_(s, mirror);
+}
+
 /* The passive set: wait until admitted, then count in `active`. */
 CLOF_SLOW void clof_cr_passive_(clof_cr_t *s, clof_atomic32_t *mirror)
 {
     CLOF_CR_ON_PASSIVE(s);
-    (void)clof_atomic32_get_inc(&s->npassive); /* seq_cst: Dekker, above */
-    if (mirror != NULL)
-        (void)clof_atomic32_get_or(mirror, 1u);
+    clof_cr_passive_enter_(s, mirror);
     CLOF_CR_Q_(ctx_t) qc;
     CLOF_CR_Q_(acquire)(&s->queue, &qc);
     /* the head */
@@ -431,8 +458,7 @@ CLOF_SLOW void clof_cr_passive_(clof_cr_t *s, clof_atomic32_t *mirror)
         clof_wait_end(&w);
     CLOF_CR_ON_HEAD(s, CLOF_CR_Q_BYPASSED_(&qc));
     CLOF_CR_ON_ADMIT(s, granted); /* still the head: admissions in order */
-    if (clof_atomic32_get_dec(&s->npassive) == 1 && mirror != NULL)
-        clof_cr_mirror_clear_(s, mirror);
+    clof_cr_passive_exit_(s, mirror);
     CLOF_CR_Q_(release)(&s->queue, &qc);
 }
 
@@ -502,9 +528,8 @@ CLOF_SLOW uint32_t clof_cr_releasing_(clof_cr_t *s, uint32_t counted, clof_atomi
     clof_atomic32_write_rlx(&s->releases, n);
     if (CLOF_CR_LAZY && counted)
         clof_cr_calm_(s);
-    if (mirror != NULL && (clof_atomic32_read_rlx(mirror) & 1u) != 0 &&
-        clof_atomic32_read(&s->npassive) == 0)
-        clof_cr_mirror_clear_(s, mirror); /* set with nobody passive */
+    if (mirror != NULL)
+        clof_cr_mirror_heal_(s, mirror);
     return n;
 }
 
