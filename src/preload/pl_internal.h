@@ -320,7 +320,9 @@ PL_HIDDEN bool pl_is_withdrawn(const char *name); /* pl_config.c */
  * PL_FORCE_BLOCK (compile time, for measurement only: bench/preload/apps.sh
  * --lib-b with such a build) puts every lock in a lock block, so that what
  * the block itself costs can be told apart from what a lock that needs one
- * costs (docs/cr.md, "Not done": LevelDB's last 5-10% are the block). */
+ * costs (docs/cr.md, "Not done": how the block was found to cost LevelDB
+ * 5-15%).  A cr: lock with a state block stays in the mutex all the same
+ * (PL_DEFINE_LOCK's CRBLOCK). */
 #ifdef PL_FORCE_BLOCK
 #define PL_INPLACE(name) (sizeof(clof_##name##_t) == 0)
 #else
