@@ -293,7 +293,7 @@ void *pl_block_install(pl_mutex_t *m)
  * clof_cr_released_).  Index 0 means none.  Counted in clof_preload_info
  * (cr_blocks) and on the CLOF_STATS line (cr_state_blocks). */
 pl_cr_block_t *pl_cr_chunks[PL_CR_CHUNKS];
-static uint32_t pl_cr_top = 1;       /* the next never-used index */
+uint32_t pl_cr_top = 1;              /* the next never-used index */
 static uint32_t *pl_cr_free;         /* freed indices */
 static size_t pl_cr_nfree, pl_cr_freecap;
 
@@ -311,7 +311,7 @@ static uint32_t pl_cr_index_locked(void)
             return 0;
         __atomic_store_n(&pl_cr_chunks[c], (pl_cr_block_t *)mem, __ATOMIC_RELEASE);
     }
-    pl_cr_top = i + 1;
+    __atomic_store_n(&pl_cr_top, i + 1, __ATOMIC_RELAXED); /* read outside the lock too */
     return i;
 }
 

@@ -244,10 +244,14 @@ static inline pl_cr_block_t *pl_cr_at(uint32_t i)
  * unknown index is replaced, a valid one returned) and free it at destroy */
 PL_HIDDEN pl_cr_block_t *pl_cr_block_install(pl_mutex_t *m);
 PL_HIDDEN void pl_cr_block_free(pl_mutex_t *m);
+extern uint32_t pl_cr_top PL_HIDDEN; /* the next never-used index */
+/* the block of m, installed if it has none -- or if its index is beyond
+ * every block (memory that was not a zeroed or initialised mutex: a new
+ * block rather than a wild read; the install rechecks under the lock) */
 static inline pl_cr_block_t *pl_cr_block(pl_mutex_t *m)
 {
     uint32_t i = clof_atomic32_read_acq(&m->last) >> 1;
-    if (CLOF_UNLIKELY(i == 0))
+    if (CLOF_UNLIKELY(i - 1u >= __atomic_load_n(&pl_cr_top, __ATOMIC_RELAXED) - 1u))
         return pl_cr_block_install(m);
     return pl_cr_at(i);
 }
