@@ -14,7 +14,9 @@
  * shows: mutual exclusion and the ordering of the protected data (the
  * common client), and no lost wake-up -- an execution in which a passive
  * thread waits forever while the others have finished is a hang, every
- * live thread blocked, which the checker reports (vc.c).  With
+ * live thread blocked, which the checker reports (vc.c).  `cr.mcs.mirror`
+ * is cr.mcs in the preload library's layout (the release reads a mirror
+ * of npassive != 0), and `cr.mirror` checks the mirror's own claim.  With
  * clof-verify-park (VC_PARK_MODE) the waits are the production policy's
  * futex parks.
  *

@@ -391,12 +391,13 @@ CLOF_SLOW void clof_cr_wake_(clof_cr_t *s)
 /* The mirror of "passive threads wait" (MIRROR(l) of the generator, below;
  * NULL where the release reads `npassive` itself): bit 0 of a word that
  * the release's fast path reads instead of `npassive`, kept where the
- * inner lock is (the preload library: the mutex).  A passive thread sets it
- * after its increment of `npassive`; the last one out clears it and then
- * rereads `npassive`, setting it again if a thread came in between: so it
- * cannot stay clear while a thread is passive (memory orders, above).  It
- * may stay set with nobody passive (a set that follows the last one's
- * clear): a release that finds it so clears it the same way. */
+ * inner lock is (the preload library: the mutex).  The passive thread that
+ * brings `npassive` from 0 sets it after its increment; the last one out
+ * clears it and then rereads `npassive`, setting it again if a thread came
+ * in between: so it cannot stay clear while a thread is passive (memory
+ * orders, above).  It may stay set with nobody passive (a set that follows
+ * the last one's clear): a release that finds it so clears it the same
+ * way. */
 CLOF_SLOW void clof_cr_mirror_clear_(clof_cr_t *s, clof_atomic32_t *mirror)
 {
     (void)clof_atomic32_get_and(mirror, ~1u);
