@@ -368,15 +368,17 @@ static void test_idle(int n, int late)
             clof_test_fail("pthread_create");
     /* wait until the workers are in: ACTIVE admitted, the rest passive */
     for (int k = 0; k < 20000; k++) {
-        if (__atomic_load_n(&g_passive_entries, __ATOMIC_RELAXED) +
-                clof_atomic32_read(&g_cr->active) >= (uint64_t)n)
+        /* active is signed: `late` starts it at -1, and admits one more */
+        if ((int64_t)__atomic_load_n(&g_passive_entries, __ATOMIC_RELAXED) +
+                (int32_t)clof_atomic32_read(&g_cr->active) + late >= (int64_t)n)
             break;
         struct timespec ts = {0, 100000};
         nanosleep(&ts, NULL);
     }
     CHECK(g_passive_entries + g_active + (uint64_t)late >= (uint64_t)n,
-          "%s: %llu passive and %u active of %d waiting threads", g_lock,
-          (unsigned long long)g_passive_entries, clof_atomic32_read(&g_cr->active), n);
+          "%s: %llu passive and %d active of %d waiting threads", g_lock,
+          (unsigned long long)g_passive_entries, (int)(int32_t)clof_atomic32_read(&g_cr->active),
+          n);
     lock_release(c);
     for (int i = 0; i < n; i++)
         pthread_join(th[i], NULL);
