@@ -117,7 +117,10 @@ typedef struct {
 CLOF_CR_CTX(crx_mcs, mcs)
 #define CRX_HINT_(l) (clof_atomic32_read_rlx(&(l)->mirror) & 1u)
 #define CRX_MIRROR_(l) (&(l)->mirror)
-CLOF_CR_FUNCTIONS(crx_mcs, mcs, CLOF_CR_BASE_, CLOF_CR_STATE_, CRX_HINT_, CRX_MIRROR_)
+/* the release number: a word written by holders only, as the library's
+ * (the state's `releases` here; the mutex's crnum there) */
+CLOF_CR_FUNCTIONS(crx_mcs, mcs, CLOF_CR_BASE_, CLOF_CR_STATE_, CRX_HINT_, CRX_MIRROR_,
+                  CLOF_CR_NUMBER_)
 static clof_crx_mcs_t crx_lock;
 static clof_crx_mcs_ctx_t crx_ctx[3];
 

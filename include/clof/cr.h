@@ -121,6 +121,10 @@
  * Memory orders:
  *   `releases` is written only by the holder (inside the critical section)
  *     and read only there: relaxed (the inner lock orders its holders).
+ *     Where a layout keeps the number in the mirror's word instead (the
+ *     preload library: NUMBER, the generator's accessors), the holder adds
+ *     to it with a relaxed RMW, which leaves bit 0 as it finds it (the
+ *     passive threads' RMWs on that bit are never overwritten).
  *   The release's read of `npassive` that decides whether to number it is
  *     relaxed: missing a passive thread that has just arrived delays the
  *     count towards its grant by one release; the idle grant does not
@@ -518,20 +522,37 @@ CLOF_SLOW void clof_cr_calm_(clof_cr_t *s)
         clof_atomic32_write_rlx(&s->calm, k);
 }
 
-/* The release's slow part, still holding (before the inner release):
- * number the release, count the calm ones, and clear a mirror left set
- * with nobody passive (the mirror may live in the lock's own memory,
- * which is not to be touched after the inner release).  Returns the
- * release's number. */
-CLOF_SLOW uint32_t clof_cr_releasing_(clof_cr_t *s, uint32_t counted, clof_atomic32_t *mirror)
+/* Number a release (NUMBER(l) of the generator, below, in the layout of
+ * CLOF_CR_LOCK): the holder's count in the state.  Only the number modulo
+ * CLOF_CR_ADMIT_EVERY is used (the periodic grant), so a layout may keep
+ * fewer bits, and keep them elsewhere: the preload library keeps 8 in its
+ * mutex (pl_internal.h), because a write to the state's line at every
+ * release while passive threads wait moved that line between cpus at
+ * every hand-over -- 0.73x glibc at T = 16 on 2 vCPUs, 0.94x without it
+ * (docs/cr.md). */
+static inline uint32_t clof_cr_number_(clof_cr_t *s)
 {
     uint32_t n = clof_atomic32_read_rlx(&s->releases) + 1;
     clof_atomic32_write_rlx(&s->releases, n);
+    return n;
+}
+
+/* The release's slow part, still holding (before the inner release),
+ * after the generator numbered it (`n`): count the calm ones, and clear a
+ * mirror left set with nobody passive (the mirror may live in the lock's
+ * own memory, which is not to be touched after the inner release).  The
+ * mirror is checked at the releases that read the state anyway (counted,
+ * or due a periodic grant): a release that is neither touches no line but
+ * the lock's own while passive threads wait, and a mirror left set with
+ * nobody passive (a race, clof_cr_mirror_clear_) costs at most
+ * CLOF_CR_ADMIT_EVERY slow releases. */
+CLOF_SLOW void clof_cr_releasing_(clof_cr_t *s, uint32_t counted, clof_atomic32_t *mirror,
+                                  uint32_t n)
+{
     if (CLOF_CR_LAZY && counted)
         clof_cr_calm_(s);
-    if (mirror != NULL)
+    if (mirror != NULL && (counted || (n & (CLOF_CR_ADMIT_EVERY - 1)) == 0))
         clof_cr_mirror_heal_(s, mirror);
-    return n;
 }
 
 /* After the inner release (`n` = this release's number): leave the active
@@ -575,22 +596,26 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
         uint32_t counted; /* this acquisition is in `active` */                \
     } clof_##N##_ctx_t;
 
-/* CLOF_CR_FUNCTIONS(name, inner, BASE, STATE, HINT, MIRROR): the five
- * functions of the lock interface for a lock type clof_<name>_t (declared
- * before) whose parts are reached through four accessors, each applied to
- * the lock pointer l:
+/* CLOF_CR_FUNCTIONS(name, inner, BASE, STATE, HINT, MIRROR, NUMBER): the
+ * five functions of the lock interface for a lock type clof_<name>_t
+ * (declared before) whose parts are reached through five accessors, each
+ * applied to the lock pointer l:
  *   BASE(l)    the inner lock, clof_<inner>_t *;
  *   STATE(l)   the layer's state, clof_cr_t * (slow paths only: it may
  *              look the state up, or install it at a first contention);
  *   HINT(l)    nonzero when passive threads may wait: the release's fast
  *              path and has_waiters read it (relaxed);
  *   MIRROR(l)  the word whose bit 0 HINT reads, which the layer keeps
- *              (clof_cr_mirror_clear_), or NULL when HINT reads `npassive`.
+ *              (clof_cr_mirror_clear_), or NULL when HINT reads `npassive`;
+ *   NUMBER(l)  numbers a release, by its holder, before the inner release:
+ *              returns the number, of which only the low bits (modulo
+ *              CLOF_CR_ADMIT_EVERY) are used (clof_cr_number_).
  * CLOF_CR_LOCK below is the layer with its state beside the inner lock
- * (HINT = `npassive`); the preload library keeps the inner lock in the
- * mutex and the state in a block of its own, with the mirror in the mutex
- * (src/preload/pl_internal.h).  The functions are the same. */
-#define CLOF_CR_FUNCTIONS(N, B, BASE, STATE, HINT, MIRROR)                     \
+ * (HINT = `npassive`, the number in the state); the preload library keeps
+ * the inner lock in the mutex and the state in a block of its own, with
+ * the mirror and the number in the mutex (src/preload/pl_internal.h).
+ * The functions are the same. */
+#define CLOF_CR_FUNCTIONS(N, B, BASE, STATE, HINT, MIRROR, NUMBER)             \
     CLOF_SLOW void clof_##N##_acquire_slow_(clof_##N##_t *l,                   \
                                             clof_##N##_ctx_t *c)               \
     {                                                                          \
@@ -626,7 +651,8 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
                                             uint32_t counted)                  \
     {                                                                          \
         clof_cr_t *s = STATE(l); /* before the inner release: above */         \
-        uint32_t n = clof_cr_releasing_(s, counted, MIRROR(l));                \
+        uint32_t n = NUMBER(l);                                                \
+        clof_cr_releasing_(s, counted, MIRROR(l), n);                          \
         clof_##B##_release(BASE(l), &c->base);                                 \
         clof_cr_released_(s, counted, n);                                      \
     }                                                                          \
@@ -650,6 +676,7 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
 #define CLOF_CR_STATE_(l) (&(l)->cr)
 #define CLOF_CR_HINT_(l) clof_atomic32_read_rlx(&(l)->cr.npassive)
 #define CLOF_CR_NO_MIRROR_(l) ((void)(l), (clof_atomic32_t *)NULL)
+#define CLOF_CR_NUMBER_(l) clof_cr_number_(&(l)->cr)
 
 /* CLOF_CR_LOCK(name, inner): clof_<name>_t over clof_<inner>_t, the state
  * beside the inner lock, with the five functions of the lock interface. */
@@ -665,7 +692,7 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
         clof_cr_state_init(&l->cr);                                            \
     }                                                                          \
     CLOF_CR_FUNCTIONS(N, B, CLOF_CR_BASE_, CLOF_CR_STATE_, CLOF_CR_HINT_,      \
-                      CLOF_CR_NO_MIRROR_)
+                      CLOF_CR_NO_MIRROR_, CLOF_CR_NUMBER_)
 
 #ifdef __cplusplus
 }

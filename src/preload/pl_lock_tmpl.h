@@ -238,7 +238,7 @@ PL_OP int pl_op_relock(pl_mutex_t *m, uint32_t type, int deadlock, bool *done)
         return 0;
     if (type == PL_KIND_ERRORCHECK)
         return deadlock;
-    if (m->count == UINT32_MAX)
+    if (m->count == PL_COUNT_MAX)
         return EAGAIN;
     m->count++;
     return 0;

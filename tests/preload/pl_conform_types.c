@@ -90,6 +90,24 @@ void t_recursive(void)
     EQ(pthread_mutex_destroy(&m), 0);
     pthread_mutex_t s = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
     recursive_on(&s);
+    /* the deepest recursion through clof: 2^24 - 1, then EAGAIN (POSIX);
+     * the depth shares its word with a cr: lock's release number
+     * (pl_internal.h): unlocking as often leaves the mutex free */
+    EQ(pthread_mutex_lock(&s), 0);
+    if (held_fn(&s)) {
+        const uint32_t max = (1u << 24) - 1u;
+        for (uint32_t i = 1; i < max; i++)
+            if (pthread_mutex_lock(&s) != 0)
+                FAIL("relock %u of %u failed", i, max);
+        EQ(pthread_mutex_lock(&s), EAGAIN);
+        EQ(pthread_mutex_trylock(&s), EAGAIN);
+        for (uint32_t i = 1; i < max; i++)
+            if (pthread_mutex_unlock(&s) != 0)
+                FAIL("unlock %u of %u failed", i, max);
+        EQ(trylock_in_thread(&s), EBUSY); /* still held once */
+    }
+    EQ(pthread_mutex_unlock(&s), 0);
+    EQ(trylock_in_thread(&s), 0);
     pthread_mutexattr_destroy(&a);
 }
 
