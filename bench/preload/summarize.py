@@ -18,6 +18,18 @@ from collections import defaultdict
 _loads = []
 
 
+def goal_of(goals, lock):
+    """The goal for a lock: its own, else the longest matching PREFIX*
+    (e.g. cr:*), else *."""
+    if lock in goals:
+        return goals[lock]
+    best = None
+    for k in goals:
+        if k.endswith("*") and lock.startswith(k[:-1]) and (best is None or len(k) > len(best)):
+            best = k
+    return goals[best] if best is not None else None
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] in ("-h", "--help"):
@@ -98,7 +110,7 @@ def main():
                 else:
                     cells.append("-")
             row = f"| {l} | " + " | ".join(cells)
-            g = goals.get(l, goals.get("*"))
+            g = goal_of(goals, l)
             if goal and g is not None:
                 missed = [str(t) for t, m in meds if m < g]
                 row += " | " + (f">= {g}x: met at every T" if not missed
