@@ -121,10 +121,9 @@
  * Memory orders:
  *   `releases` is written only by the holder (inside the critical section)
  *     and read only there: relaxed (the inner lock orders its holders).
- *     Where a layout keeps the number in the mirror's word instead (the
- *     preload library: NUMBER, the generator's accessors), the holder adds
- *     to it with a relaxed RMW, which leaves bit 0 as it finds it (the
- *     passive threads' RMWs on that bit are never overwritten).
+ *     Where a layout keeps the number elsewhere (NUMBER, the generator's
+ *     accessors; the preload library: a byte of its mutex), it is written
+ *     by holders only there too, and needs no more order than this.
  *   The release's read of `npassive` that decides whether to number it is
  *     relaxed: missing a passive thread that has just arrived delays the
  *     count towards its grant by one release; the idle grant does not
