@@ -44,6 +44,7 @@ static const struct {
     {"mixed", t_mixed, 0},
     {"errorcheck", t_errorcheck, 0},
     {"recursive", t_recursive, 0},
+    {"cr_number", t_cr_number, 0},
     {"pshared", t_pshared, 0},
     {"robust", t_robust, 0},
     {"oblivious", t_oblivious, 0},

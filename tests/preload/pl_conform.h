@@ -199,6 +199,7 @@ void t_timedlock(void);
 void t_mixed(void);
 void t_errorcheck(void);
 void t_recursive(void);
+void t_cr_number(void);
 void t_pshared(void);
 void t_robust(void);
 void t_oblivious(void);

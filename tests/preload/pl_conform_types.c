@@ -243,3 +243,48 @@ void t_handoverhand(void)
     for (int i = 0; i < 8; i++)
         EQ(trylock_in_thread(&hoh_m[i]), 0);
 }
+
+/* A cr: lock whose inner lock is in the mutex (pl_internal.h, PL_CR_SPLIT_)
+ * numbers its releases in the mutex (crnum, the top byte of the word at
+ * offset 12) while its mirror (bit 0 of `last`, offset 36) says passive
+ * threads wait, and the release due a periodic grant (every 256th) clears
+ * a mirror left set with nobody passive (cr.h clof_cr_releasing_).  The
+ * layout is the library's own (white box, little-endian targets only):
+ * set the mirror by hand, with nobody passive, and count. */
+void t_cr_number(void)
+{
+    const char *lk = getenv("CLOF_LOCK");
+    if (lk == NULL || strncmp(lk, "cr:", 3) != 0 || !strcmp(lk, "cr:clh") || !strcmp(lk, "cr:ptl"))
+        SKIP("not a cr: lock whose inner lock is in the mutex (CLOF_LOCK=%s)", lk ? lk : "");
+    if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+        SKIP("the test reads the mutex's bytes as a little-endian target lays them out");
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    unsigned char *b = (unsigned char *)&m;
+    uint32_t *last = (uint32_t *)(void *)(b + 36);
+    EQ(pthread_mutex_lock(&m), 0);
+    CHECK(held_fn(&m), "not held through clof");
+    EQ(pthread_mutex_unlock(&m), 0);
+    CHECK(b[15] == 0 && (__atomic_load_n(last, __ATOMIC_RELAXED) & 1u) == 0,
+          "uncontended releases numbered (crnum %u) or the mirror set", b[15]);
+    __atomic_fetch_or(last, 1u, __ATOMIC_SEQ_CST); /* "passive threads wait" */
+    for (int i = 0; i < 100; i++) {
+        EQ(pthread_mutex_lock(&m), 0);
+        EQ(pthread_mutex_unlock(&m), 0);
+    }
+    CHECK(b[15] == 100, "100 releases under the mirror numbered %u", b[15]);
+    CHECK((__atomic_load_n(last, __ATOMIC_RELAXED) & 1u) != 0,
+          "the mirror cleared before a periodic release");
+    for (int i = 100; i < 300; i++) {
+        EQ(pthread_mutex_lock(&m), 0);
+        EQ(pthread_mutex_unlock(&m), 0);
+    }
+    /* the 256th release wrapped the number to 0 and, finding nobody
+     * passive, cleared the mirror: the later ones took the fast path */
+    CHECK(b[15] == 0, "crnum %u after 256 numbered releases and 44 fast ones", b[15]);
+    CHECK((__atomic_load_n(last, __ATOMIC_RELAXED) & 1u) == 0,
+          "the mirror is still set with nobody passive after a periodic release");
+    CHECK((__atomic_load_n(last, __ATOMIC_RELAXED) >> 1) != 0, "no state block was installed");
+    EQ(pthread_mutex_destroy(&m), 0);
+    printf("cr_number: %s numbers its releases in the mutex; the periodic release healed the mirror\n", lk);
+}
+
