@@ -168,7 +168,7 @@ static void crmi_thread(void *arg, int t)
         clof_cr_mirror_heal_(s, &crmi_mirror);
         return;
     }
-    /* clof_cr_passive_'s entry and (T1) exit */
+    /* clof_cr_passive_'s entry and (T1, T3) exit */
     clof_cr_passive_enter_(s, &crmi_mirror);
     if (t != 0)
         clof_cr_passive_exit_(s, &crmi_mirror);

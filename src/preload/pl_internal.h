@@ -185,14 +185,15 @@ PL_NUMA_LOCKS(PL_ASL_DECLARE_)
  * initializers (all zero, or only a type in __kind) and debuggers read
  * them as they expect. */
 typedef struct pl_box pl_box_t;
+#define PL_COUNT_BITS 24 /* the recursion depth's bits; the rest of its word: crnum */
 typedef struct {
     union {
         uint64_t raw;               /* in place: the lock itself (<= 8 bytes) */
         CLOF_ATOMICPTR(void) blk;   /* otherwise: its block (NULL until first use) */
     } lk;                           /*  0 */
     clof_atomic32_t owner;          /*  8: holder's tid, 0 when free */
-    uint32_t count : 24;            /* 12: recursion depth (recursive type) */
-    uint32_t crnum : 8;             /* 15: a cr: lock's release number
+    uint32_t count : PL_COUNT_BITS; /* 12: recursion depth (recursive type) */
+    uint32_t crnum : 32 - PL_COUNT_BITS; /* 15: a cr: lock's release number
                                        (holder only: PL_CR_NUMBER_) */
     clof_atomic32_t kind;           /* 16: glibc's __kind */
     clof_atomic32_t tw_waiters;     /* 20: threads in pthread_mutex_timedlock
@@ -205,7 +206,7 @@ typedef struct {
 } pl_mutex_t;
 
 /* the deepest recursion of a recursive mutex (then EAGAIN, as POSIX allows) */
-#define PL_COUNT_MAX ((1u << 24) - 1u)
+#define PL_COUNT_MAX ((1u << PL_COUNT_BITS) - 1u)
 
 _Static_assert(sizeof(pl_mutex_t) <= sizeof(pthread_mutex_t),
                "pl_mutex_t must fit in pthread_mutex_t");
@@ -272,8 +273,9 @@ static inline pl_cr_block_t *pl_cr_block(pl_mutex_t *m)
  * release while passive threads waited moved the block's line between cpus
  * at every hand-over: 0.73x glibc at T = 16 on 2 vCPUs against 0.94x
  * without it (docs/cr.md). */
-#define PL_CR_NUMBER_(l) ((uint32_t)(PL_CR_MUTEX_(l)->crnum = (uint8_t)(PL_CR_MUTEX_(l)->crnum + 1u)))
-_Static_assert(CLOF_CR_ADMIT_EVERY <= 256u,
+/* (an assignment's value is the bit-field's after it: wrapped) */
+#define PL_CR_NUMBER_(l) ((uint32_t)(PL_CR_MUTEX_(l)->crnum = PL_CR_MUTEX_(l)->crnum + 1u))
+_Static_assert(CLOF_CR_ADMIT_EVERY <= (1u << (32 - PL_COUNT_BITS)),
                "the mutex keeps the release number modulo 256 (CLOF_CR_ADMIT_EVERY)");
 /* cr: over an inner lock of 8 bytes or less: the inner lock in the mutex,
  * the state in a block (pl_crblock_<id> = 1) */
