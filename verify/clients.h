@@ -38,6 +38,7 @@ typedef struct vc_client {
 } vc_client_t;
 
 extern const vc_client_t vc_clients_basic[];
+extern const vc_client_t vc_clients_clh_outside[]; /* clients_basic.c, VC_CLH_FIRST_OUTSIDE */
 extern const vc_client_t vc_clients_numa[];
 extern const vc_client_t vc_clients_hmcs[];      /* the paper's HMCS */
 extern const vc_client_t vc_clients_hmcs_fast[]; /* with the fast path */

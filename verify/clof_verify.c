@@ -1167,6 +1167,7 @@ static int optimize(const char *name, const opts_t *o)
 int main(int argc, char **argv)
 {
     collect(vc_clients_basic);
+    collect(vc_clients_clh_outside);
     collect(vc_clients_cr);
     collect(vc_clients_cr_lazy);
 #if !defined(VC_PARK_MODE)

@@ -37,6 +37,10 @@ typedef struct clof_preload_info {
     uint64_t cr_blocks;        /* cr: locks in place: state blocks ever
                                   allocated (one per contended mutex) */
     uint64_t cr_blocks_pooled; /* ... of which now free for reuse */
+    uint64_t clh_nodes;        /* CLH (also as a level or an inner lock):
+                                  first nodes ever allocated (one per mutex
+                                  in use, given back at destroy) */
+    uint64_t clh_nodes_pooled; /* ... of which now free for reuse */
 } clof_preload_info_t;
 
 /* Fill *out (size = sizeof(clof_preload_info_t)); returns 0. */

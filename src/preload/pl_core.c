@@ -202,81 +202,104 @@ void pl_box_trim(void)
     pl_box_give_back(PL_FREE_MAX / 2);
 }
 
-/* ---- lock blocks ---------------------------------------------------------------
- * For locks larger than 8 bytes: one block per mutex, block_size bytes,
- * cache-line aligned.  A block released by pthread_mutex_destroy is kept
- * as it is (an unlocked lock) and reused as it is: never re-initialised,
- * because a CLH lock's own first node may by then serve as some thread's
- * queue node.  Blocks are never unmapped. */
-#define PL_BLOCK_CHUNK (256u * 1024u)
-static size_t pl_block_size;
-static char *pl_block_cur, *pl_block_end;
-static void **pl_block_stack; /* free blocks */
-static size_t pl_block_nfree, pl_block_cap;
-static uint64_t pl_blocks_total;
+/* ---- pools of fixed-size pieces: lock blocks and CLH first nodes --------------
+ * Pieces carved from mmap'd chunks, cache-line aligned, never unmapped; a
+ * piece given back is kept as it is and reused as it is (never
+ * re-initialised), under the global lock. */
+#define PL_POOL_CHUNK (256u * 1024u)
+typedef struct pl_pool {
+    size_t size;          /* bytes per piece (0: the pool is not in use) */
+    char *cur, *end;      /* the chunk being carved */
+    void **stack;         /* pieces given back */
+    size_t nfree, cap;
+    uint64_t total;       /* pieces ever carved */
+} pl_pool_t;
 
-static void *pl_block_new_locked(void)
+static void *pl_pool_new_locked(pl_pool_t *p)
 {
-    if (pl_block_cur == NULL || (size_t)(pl_block_end - pl_block_cur) < pl_block_size) {
-        size_t sz = PL_BLOCK_CHUNK;
-        while (sz < pl_block_size)
+    if (p->cur == NULL || (size_t)(p->end - p->cur) < p->size) {
+        size_t sz = PL_POOL_CHUNK;
+        while (sz < p->size)
             sz *= 2;
         char *mem = pl_map(sz);
         if (mem == NULL)
             return NULL;
-        pl_block_cur = mem;
-        pl_block_end = mem + sz;
+        p->cur = mem;
+        p->end = mem + sz;
     }
-    void *b = pl_block_cur;
-    pl_block_cur += pl_block_size;
-    pl_blocks_total++;
+    void *b = p->cur;
+    p->cur += p->size;
+    p->total++;
     return b;
 }
 
-static void *pl_block_alloc(void)
+/* A piece: a given-back one if any, else a never-used one (fresh). */
+static void *pl_pool_get(pl_pool_t *p, bool fresh)
 {
     pl_glock_acquire();
-    void *b = pl_block_nfree > 0 ? pl_block_stack[--pl_block_nfree] : pl_block_new_locked();
+    void *b = !fresh && p->nfree > 0 ? p->stack[--p->nfree] : pl_pool_new_locked(p);
     pl_glock_release();
     if (b == NULL)
         pl_out_of_memory();
     return b;
 }
+
+static void pl_pool_put(pl_pool_t *p, void *piece)
+{
+    pl_glock_acquire();
+    if (p->nfree == p->cap) {
+        size_t ncap = p->cap ? p->cap * 2 : 4096;
+        void **ns = pl_map(ncap * sizeof(void *));
+        if (ns == NULL) { /* keep the piece out of circulation: a leak, not a crash */
+            pl_glock_release();
+            return;
+        }
+        if (p->stack != NULL) {
+            memcpy(ns, p->stack, p->nfree * sizeof(void *));
+            munmap(p->stack, p->cap * sizeof(void *));
+        }
+        p->stack = ns;
+        p->cap = ncap;
+    }
+    p->stack[p->nfree++] = piece;
+    pl_glock_release();
+}
+
+/* Lock blocks, for locks larger than 8 bytes: one block per mutex,
+ * pl_blocks.size bytes.  A block released by pthread_mutex_destroy is
+ * reused as it is, an unlocked lock: never re-initialised, because a queue
+ * node in it (a composition's CLH level took its first node from the pool
+ * below, and its tail holds one) may serve some thread. */
+static pl_pool_t pl_blocks;
 
 void *pl_block_fresh(void)
 {
-    pl_glock_acquire();
-    void *b = pl_block_new_locked();
-    pl_glock_release();
-    if (b == NULL)
-        pl_out_of_memory();
-    return b;
+    return pl_pool_get(&pl_blocks, true);
 }
 
 void pl_block_free(void *blk)
 {
-    pl_glock_acquire();
-    if (pl_block_nfree == pl_block_cap) {
-        size_t ncap = pl_block_cap ? pl_block_cap * 2 : 4096;
-        void **ns = pl_map(ncap * sizeof(void *));
-        if (ns == NULL) { /* keep the block out of circulation: a leak, not a crash */
-            pl_glock_release();
-            return;
-        }
-        if (pl_block_stack != NULL) {
-            memcpy(ns, pl_block_stack, pl_block_nfree * sizeof(void *));
-            munmap(pl_block_stack, pl_block_cap * sizeof(void *));
-        }
-        pl_block_stack = ns;
-        pl_block_cap = ncap;
-    }
-    pl_block_stack[pl_block_nfree++] = blk;
-    pl_glock_release();
+    pl_pool_put(&pl_blocks, blk);
+}
+
+/* CLH's first nodes (clh.h, CLOF_CLH_FIRST_NODE; pl_internal.h): a CLH lock
+ * takes one at its first acquisition, and pthread_mutex_destroy gives back
+ * the node its idle tail holds. */
+static pl_pool_t pl_clh_nodes = {sizeof(clof_clh_node_t), NULL, NULL, NULL, 0, 0, 0};
+
+void *pl_clh_node_get(void)
+{
+    return pl_pool_get(&pl_clh_nodes, false);
+}
+
+void pl_clh_node_put(void *node)
+{
+    pl_pool_put(&pl_clh_nodes, node);
 }
 
 void *pl_block_install(pl_mutex_t *m)
 {
-    void *b = pl_block_alloc();
+    void *b = pl_pool_get(&pl_blocks, false);
     void *seen = clof_atomicptr_cmpxchg(&m->lk.blk, (void *)NULL, b);
     if (seen == NULL)
         return b;
@@ -661,7 +684,7 @@ static void pl_configure(void)
             pl_say("clof-preload: %s", t->warning);
     }
     pl_lock = d;
-    pl_block_size = d->inplace ? 0 : (d->lock_size + CLOF_CACHELINE - 1) & ~(size_t)(CLOF_CACHELINE - 1);
+    pl_blocks.size = d->inplace ? 0 : (d->lock_size + CLOF_CACHELINE - 1) & ~(size_t)(CLOF_CACHELINE - 1);
 }
 
 /* ---- fork ------------------------------------------------------------------------------*/
@@ -793,7 +816,8 @@ static void pl_print_stats(void)
     for (pl_tls_t *p = pl_registry; p; p = p->reg_next)
         for (int i = 0; i < PL_MAX_LEVELS; i++)
             levels[i] += __atomic_load_n(&p->levels[i], __ATOMIC_RELAXED);
-    uint64_t boxes = pl_boxes_total, blocks = pl_blocks_total, seen = pl_threads_seen;
+    uint64_t boxes = pl_boxes_total, blocks = pl_blocks.total, seen = pl_threads_seen;
+    uint64_t clhnodes = pl_clh_nodes.total;
     uint64_t crblocks = pl_cr_top - 1;
     pl_glock_release();
     if (pl_glibc_mode) {
@@ -835,10 +859,15 @@ static void pl_print_stats(void)
             snprintf(lv + o, sizeof lv - o, " topology=%s:%s", clof_topo_source_name(tp->source),
                      tp->origin);
     }
-    char crb[96] = ""; /* cr: locks in place: their state blocks */
+    char crb[160] = ""; /* cr: locks in place: their state blocks */
     if (crblocks != 0)
         snprintf(crb, sizeof crb, " cr_state_blocks=%llu (%zu B each)",
                  (unsigned long long)crblocks, sizeof(pl_cr_block_t));
+    if (clhnodes != 0) { /* CLH (also as a level or inner lock): first nodes */
+        size_t o = strlen(crb);
+        snprintf(crb + o, sizeof crb - o, " clh_first_nodes=%llu (%zu B each)",
+                 (unsigned long long)clhnodes, sizeof(clof_clh_node_t));
+    }
     pl_say("clof-preload[%d]: lock=%s locks_replaced=%llu acquisitions=%llu contended=%llu "
            "(%.2f%%) parks=%llu handovers[system]=%llu%s trylock_busy=%llu timedlock=%llu "
            "(timeouts %llu) cond_waits=%llu (timeouts %llu) signals=%llu broadcasts=%llu "
@@ -851,7 +880,7 @@ static void pl_print_stats(void)
            (unsigned long long)t.cond_timeouts, (unsigned long long)t.cond_signals,
            (unsigned long long)t.cond_broadcasts, (unsigned long long)seen,
            (unsigned long long)boxes, sizeof(pl_box_t), (unsigned long long)blocks,
-           pl_block_size, crb);
+           pl_blocks.size, crb);
 }
 
 __attribute__((constructor)) static void pl_constructor(void)
@@ -879,14 +908,16 @@ PL_EXPORT int clof_preload_info(clof_preload_info_t *out, size_t size)
     if (!pl_glibc_mode) {
         i.inplace = pl_lock->inplace;
         i.lock_size = pl_lock->lock_size;
-        i.block_size = pl_block_size;
+        i.block_size = pl_blocks.size;
     }
     i.box_size = sizeof(pl_box_t);
     pl_glock_acquire();
     i.boxes = pl_boxes_total;
     i.boxes_pooled = pl_box_pool_n;
-    i.blocks = pl_blocks_total;
-    i.blocks_pooled = pl_block_nfree;
+    i.blocks = pl_blocks.total;
+    i.blocks_pooled = pl_blocks.nfree;
+    i.clh_nodes = pl_clh_nodes.total;
+    i.clh_nodes_pooled = pl_clh_nodes.nfree;
     i.cr_blocks = pl_cr_top - 1;
     i.cr_blocks_pooled = pl_cr_nfree;
     i.threads_seen = pl_threads_seen;

@@ -66,6 +66,20 @@ static inline void pl_on_acquire_levels(uint32_t taken)
 }
 #define CLOF_WAIT_ON_PARK() (pl_parks++)
 #define CLOF_COMPOSE_ON_ACQUIRE(taken) pl_on_acquire_levels(taken)
+/* CLH keeps its first node outside the lock (clh.h, CLOF_CLH_FIRST_NODE):
+ * in a pthread_mutex_t, memory the program frees, a node that circulates
+ * among threads cannot live.  So a CLH lock is its tail alone, 8 bytes,
+ * and lives in the mutex like MCS; its first acquisition takes a node from
+ * a pool (pl_core.c), and pthread_mutex_destroy gives back the node the
+ * idle tail holds (pl_destroy_clh).  A CLH level of a composition, or CLH
+ * under asl:, does the same, and its node stays with its tree or block,
+ * which are reused as they are. */
+PL_HIDDEN void *pl_clh_node_get(void);
+PL_HIDDEN void pl_clh_node_put(void *node);
+#ifdef CLOF_LOCK_CLH_H
+#error "pl_internal.h must come before clof/lock/clh.h (CLOF_CLH_FIRST_NODE)"
+#endif
+#define CLOF_CLH_FIRST_NODE() ((clof_clh_node_t *)pl_clh_node_get())
 /* Trees of destroyed mutexes that may not be freed are kept and reused as
  * they are (pl_core.c, "retired trees"; compose.h's hook): the first lock of
  * a mutex takes one before it builds a new tree. */
@@ -119,7 +133,24 @@ static inline void *pl_tree_reuse(const void *kind)
     static const char pl_name_##name[] __attribute__((unused)) = #name;        \
     static const char pl_name_asl_##name[] __attribute__((unused)) = "asl:" #name; \
     static const char pl_name_cr_##name[] __attribute__((unused)) = "cr:" #name; \
-    static inline void pl_destroy_##name(clof_##name##_t *l) { (void)l; }
+    static inline void pl_destroy_##name(clof_##name##_t *l) { PL_BASIC_DESTROY_(l); }
+/* pthread_mutex_destroy of a CLH lock in place: its idle tail's node back
+ * to the pool (the mutex is unlocked and nobody waits: the node is nobody's
+ * but the lock's, clh.h).  Its releaser may still be finishing its release
+ * (reading the tail, checking the parking table for the node's address):
+ * reads, and a spurious wake-up at worst for the node's next user. */
+static inline void pl_destroy_clh_(clof_clh_t *l)
+{
+    clof_clh_node_t *n = clof_clh_idle_node(l);
+    if (n != NULL) {
+        clof_atomicptr_write_rlx(&l->tail, (clof_clh_node_t *)NULL);
+        pl_clh_node_put(n);
+    }
+}
+static inline void pl_destroy_nothing_(void *l) { (void)l; }
+/* what pthread_mutex_destroy does for a basic lock in place: nothing, but
+ * for CLH */
+#define PL_BASIC_DESTROY_(l) _Generic((l), clof_clh_t *: pl_destroy_clh_, default: pl_destroy_nothing_)(l)
 PL_BASIC_LOCKS(PL_BASIC_NAMED_)
 /* Locks over the machine's hierarchy: the process topology (CLOF_TOPOLOGY,
  * CLOF_EMULATE or sysfs) is loaded at start-up for them.
@@ -294,7 +325,7 @@ _Static_assert(CLOF_CR_ADMIT_EVERY <= (1u << (32 - PL_COUNT_BITS)),
         pl_destroy_##id(&l->base);                                             \
         pl_cr_block_free(PL_CR_MUTEX_(l));                                     \
     }
-/* cr: over a larger inner lock (ptl, clh): the state beside it, both in
+/* cr: over a larger inner lock (ptl): the state beside it, both in
  * the lock block (pl_crblock_<id> = 0) */
 #define PL_CR_BESIDE_(id, _)                                                   \
     CLOF_CR_LOCK(cr_##id, id)                                                  \
@@ -308,7 +339,7 @@ PL_CR_SPLIT_(bo, BO)
 PL_CR_SPLIT_(ticket, TICKET)
 PL_CR_BESIDE_(ptl, PTL)
 PL_CR_SPLIT_(mcs, MCS)
-PL_CR_BESIDE_(clh, CLH)
+PL_CR_SPLIT_(clh, CLH)
 PL_CR_SPLIT_(hemlock, HEMLOCK)
 PL_CR_SPLIT_(hemlock_ctr, HEMLOCK_CTR)
 PL_NUMA_LOCKS(PL_CR_SPLIT_)

@@ -429,7 +429,7 @@ PL_OP void pl_op_fork_reset(const pl_lockfns_t *f, pl_mutex_t *m, pl_box_t *b)
                    "the preload library needs all-zero = unlocked");           \
     _Static_assert(CLOF_##NAME##_THREAD_OBLIVIOUS,                             \
                    "the preload library needs thread-oblivious locks");       \
-    PL_DEFINE_LOCK(name, PL_FAST_ACQUIRE(name), pl_no_destroy, PL_TIMED_POLL, 0)
+    PL_DEFINE_LOCK(name, PL_FAST_ACQUIRE(name), pl_destroy_##name, PL_TIMED_POLL, 0)
 /* A lock over the hierarchy (hmcs.h, cna.h, cohort.h, compose.h: zero bytes
  * are a valid lock, thread-oblivious by construction). */
 #define PL_DEFINE_NUMA(id, _) PL_DEFINE_LOCK(id, 0, pl_destroy_##id, PL_TIMED_POLL, 0)

@@ -135,7 +135,18 @@ void t_mutex_init(void)
     /* cr: locks in place keep their state in a block per contended mutex,
      * freed at destroy: as many in use after as before */
     EQ(after.cr_blocks - after.cr_blocks_pooled, before.cr_blocks - before.cr_blocks_pooled);
-    /* ... and reused: contended lifetimes (4 threads) do not add blocks */
+    /* CLH in the mutex (clh, cr:clh) takes a first node from a pool at a
+     * mutex's first acquisition, and destroy gives back the node the idle
+     * tail holds: as many in use after as before */
+    bool clh_inplace = after.inplace && (strcmp(after.lock, "clh") == 0 || strcmp(after.lock, "cr:clh") == 0);
+    if (clh_inplace) {
+        EQ(after.clh_nodes - after.clh_nodes_pooled, before.clh_nodes - before.clh_nodes_pooled);
+        CHECK(after.clh_nodes - before.clh_nodes <= 100, "CLH first nodes grew by %llu for 100 live mutexes",
+              (unsigned long long)(after.clh_nodes - before.clh_nodes));
+    }
+    /* ... and reused: contended lifetimes (4 threads) do not add blocks or
+     * nodes (the node given back is some thread's former one: nodes
+     * circulate) */
     before = info();
     for (int round = 0; round < 50; round++) {
         EQ(pthread_mutex_init(&ms[0], NULL), 0);
@@ -148,5 +159,12 @@ void t_mutex_init(void)
           (unsigned long long)(after.cr_blocks - before.cr_blocks));
     if (!after.inplace || strncmp(after.lock, "cr:", 3) != 0)
         EQ(after.cr_blocks, 0);
+    if (clh_inplace) {
+        EQ(after.clh_nodes - after.clh_nodes_pooled, before.clh_nodes - before.clh_nodes_pooled);
+        CHECK(after.clh_nodes - before.clh_nodes <= 1, "CLH first nodes grew by %llu for 1 live mutex",
+              (unsigned long long)(after.clh_nodes - before.clh_nodes));
+    }
+    if (strstr(after.lock, "clh") == NULL)
+        EQ(after.clh_nodes, 0);
     free(ms);
 }

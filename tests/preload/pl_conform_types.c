@@ -253,9 +253,9 @@ void t_handoverhand(void)
  * set the mirror by hand, with nobody passive, and count. */
 void t_cr_number(void)
 {
-    const char *lk = getenv("CLOF_LOCK");
-    if (lk == NULL || strncmp(lk, "cr:", 3) != 0 || !strcmp(lk, "cr:clh") || !strcmp(lk, "cr:ptl"))
-        SKIP("not a cr: lock whose inner lock is in the mutex (CLOF_LOCK=%s)", lk ? lk : "");
+    clof_preload_info_t in = info();
+    if (strncmp(in.lock, "cr:", 3) != 0 || !in.inplace)
+        SKIP("not a cr: lock whose inner lock is in the mutex (lock %s)", in.lock);
     if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
         SKIP("the test reads the mutex's bytes as a little-endian target lays them out");
     pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
@@ -285,6 +285,6 @@ void t_cr_number(void)
           "the mirror is still set with nobody passive after a periodic release");
     CHECK((__atomic_load_n(last, __ATOMIC_RELAXED) >> 1) != 0, "no state block was installed");
     EQ(pthread_mutex_destroy(&m), 0);
-    printf("cr_number: %s numbers its releases in the mutex; the periodic release healed the mirror\n", lk);
+    printf("cr_number: %s numbers its releases in the mutex; the periodic release healed the mirror\n", in.lock);
 }
 

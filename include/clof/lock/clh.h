@@ -17,8 +17,26 @@
  * contexts in thread-local or long-lived storage, not in a stack frame that
  * returns while other threads still use the lock).  A context is bound to
  * one lock at a time.
- * Size: lock 128 bytes (tail + its own node on a separate line); context
- * 128 bytes (bookkeeping line + own node line).
+ * Size: lock 128 bytes (tail + its own node on a separate line), or 8 bytes
+ * with the first node outside (below); context 128 bytes (bookkeeping line
+ * + own node line).
+ * The first node outside the lock (CLOF_CLH_FIRST_NODE).  An empty tail
+ * stands for the lock's first node, an unlocked node that the first
+ * acquisition takes over as its predecessor's; from then on the tail never
+ * empties again, and that node circulates among the contexts like any
+ * other.  By default it lives in the lock (`first`).  An includer that
+ * cannot let a lock's memory hold a node -- the preload library, whose
+ * locks live in the program's pthread_mutex_t, memory the program frees
+ * while the node in it may be some thread's -- defines, before including
+ * this header, CLOF_CLH_FIRST_NODE() to return a fresh node with `locked`
+ * 0 that nobody else uses (a pool's).  The lock is then its tail alone (8
+ * bytes), the first acquisition of a lock takes the node from there (out of
+ * line, once in the lock's life), and when the lock is done with, the
+ * node its tail holds (clof_clh_idle_node: nobody's but the lock's, once
+ * the lock is unlocked and nobody waits) goes back to the pool.  The
+ * algorithm is the same: the node the first acquisition takes over comes
+ * from elsewhere, that is all (checked as `clh.first-outside`,
+ * docs/verification.md).
  * tryacquire: succeeds only when the lock is free; in the rare ABA case where
  * the free tail node is reused between the check and the swap it waits for
  * that holder (bounded by one critical section).
@@ -64,6 +82,7 @@ typedef struct {
     clof_clh_node_t own;
 } CLOF_CACHE_ALIGNED clof_clh_ctx_t;
 
+#ifndef CLOF_CLH_FIRST_NODE
 typedef struct {
     CLOF_ATOMICPTR(clof_clh_node_t) tail; /* NULL stands for &first */
     clof_clh_node_t first;                /* the initial, unlocked node */
@@ -75,6 +94,41 @@ static inline void clof_clh_init(clof_clh_t *l)
 {
     clof_atomicptr_write_rlx(&l->tail, (clof_clh_node_t *)NULL);
     clof_atomic32_write_rlx(&l->first.locked, 0);
+}
+
+/* The first node, for the acquisition that finds the tail empty. */
+static inline clof_clh_node_t *clof_clh_first_(clof_clh_t *l)
+{
+    return &l->first;
+}
+#else
+typedef struct {
+    CLOF_ATOMICPTR(clof_clh_node_t) tail; /* NULL: no acquisition yet */
+} clof_clh_t;
+
+#define CLOF_CLH_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
+
+static inline void clof_clh_init(clof_clh_t *l)
+{
+    clof_atomicptr_write_rlx(&l->tail, (clof_clh_node_t *)NULL);
+}
+
+/* The first node, from the includer's pool: once in the lock's life, by
+ * the acquisition whose exchange found the tail empty (it holds the lock
+ * already, so no other thread asks for this lock's). */
+CLOF_SLOW clof_clh_node_t *clof_clh_first_(clof_clh_t *l)
+{
+    (void)l;
+    return CLOF_CLH_FIRST_NODE();
+}
+#endif
+
+/* The node the tail of an unlocked lock without waiters holds (NULL if the
+ * lock was never acquired): nobody's but the lock's.  Whoever frees or
+ * reuses the lock's memory may take it (the first node outside, above). */
+static inline clof_clh_node_t *clof_clh_idle_node(clof_clh_t *l)
+{
+    return clof_atomicptr_read_rlx(&l->tail);
 }
 
 static inline clof_clh_node_t *clof_clh_mynode_(clof_clh_ctx_t *c)
@@ -102,8 +156,8 @@ CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
     clof_clh_node_t *me = clof_clh_mynode_(c);
     clof_atomic32_write_rlx(&me->locked, 1);
     clof_clh_node_t *pred = clof_atomicptr_xchg(&l->tail, me);
-    if (pred == NULL)
-        pred = &l->first;
+    if (CLOF_UNLIKELY(pred == NULL))
+        pred = clof_clh_first_(l);
     if (CLOF_UNLIKELY(clof_atomic32_read_acq(&pred->locked) != 0))
         clof_clh_wait_(c, me, pred);
     else
@@ -113,13 +167,15 @@ CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
 CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
-    clof_clh_node_t *pred = t ? t : &l->first;
-    if (clof_atomic32_read_rlx(&pred->locked) != 0)
+    /* (an empty tail: the first node, unlocked until someone takes it over,
+     * which only an acquisition after the tail's first exchange does) */
+    if (t != NULL && clof_atomic32_read_rlx(&t->locked) != 0)
         return false;
     clof_clh_node_t *me = clof_clh_mynode_(c);
     clof_atomic32_write_rlx(&me->locked, 1);
     if (clof_atomicptr_cmpxchg(&l->tail, t, me) != t)
         return false;
+    clof_clh_node_t *pred = t != NULL ? t : clof_clh_first_(l);
     clof_atomic32_await_eq_acq(&pred->locked, 0); /* immediate but for ABA */
     c->pred = pred;
     return true;
