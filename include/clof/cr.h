@@ -682,7 +682,7 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
 #define CLOF_CR_LOCK(N, B)                                                     \
     typedef struct {                                                           \
         clof_##B##_t base;                                                     \
-        clof_cr_t cr;                                                          \
+        clof_cr_t cr CLOF_CACHE_ALIGNED; /* not on the inner lock's line */    \
     } clof_##N##_t;                                                            \
     CLOF_CR_CTX(N, B)                                                          \
     static inline __attribute__((unused)) void clof_##N##_init(clof_##N##_t *l) \
