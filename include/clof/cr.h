@@ -116,7 +116,13 @@
  *   - zero bytes are an unlocked lock when they are for the inner lock
  *     (`cap` 0 = not sized yet: sized at the first contended acquire);
  *   - the inner lock's init/destroy stay the inner lock's business
- *     (clof_<name>_init calls clof_<inner>_init; l->base is the inner lock).
+ *     (clof_<name>_init calls clof_<inner>_init; l->base is the inner lock);
+ *   - size: the inner lock, then the state on a cache line of its own
+ *     (128 bytes over MCS).  Sharing the inner lock's line, the release's
+ *     read of `npassive` and the open lock's read of `limiting` moved that
+ *     line (an MCS tail's) once more per acquisition: 0.79x the plain lock
+ *     at one thread per cpu on the simulated 128-cpu machine, 1.00x on a
+ *     line of its own (docs/cr.md).
  *
  * Memory orders:
  *   `releases` is written only by the holder (inside the critical section)
