@@ -8,7 +8,12 @@ Every record has: program, lock ("glibc" is the reference), threads, repeat,
 value (higher is better) and ok.  For each (program, threads) the script
 prints the median of each lock over the repeats and, per lock, the median
 of the per-repeat ratios lock/glibc (each ratio compares runs made seconds
-apart, in the same interleaved round), with min and max.
+apart, in the same interleaved round), with min and max.  Where the run
+has A/B pairs (NAME and NAME@b: --lib-b of oversub.sh and apps.sh), it
+also prints NAME / NAME@b as the median of per-repeat ratios: the direct
+comparison of the two builds, which a switch of the machine's speed
+between repeats (this 2-vCPU VM has two modes, docs/perf.md) moves far
+less than the two columns against glibc.
 """
 import json
 import statistics
@@ -118,6 +123,20 @@ def main():
             elif goal:
                 row += " | "
             print(row + " |")
+        pairs = [l for l in locks if l + "@b" in locks]
+        if pairs:
+            print(f"\n{prog}: A/B, lock / lock@b, median of per-repeat ratios [min-max]\n")
+            print("| lock | " + " | ".join(f"T={t}" for t in ts) + " |")
+            print("|---|" + "---:|" * len(ts))
+            for l in pairs:
+                cells = []
+                for t in ts:
+                    a = dict(vals.get((prog, t, l), []))
+                    b = dict(vals.get((prog, t, l + "@b"), []))
+                    ratios = [a[r] / b[r] for r in a if r in b and b[r] > 0]
+                    cells.append(f"{statistics.median(ratios):.2f} [{min(ratios):.2f}-{max(ratios):.2f}]"
+                                 if ratios else "-")
+                print(f"| {l} | " + " | ".join(cells) + " |")
     if failed:
         print(f"\n**{len(failed)} failed runs** (not in the medians):")
         for r in failed[:20]:

@@ -68,7 +68,9 @@
  * it parked with the budget at its floor, wait.h: an active waiter did not
  * keep a cpu; clof_cr_signalled_),
  * and grows by one at an idle grant (the lock went idle with passive
- * waiters).  Threads that took the
+ * waiters) and after CLOF_CR_GROW counted releases in a row without a
+ * shrink (default 1024; clof_cr_calm_: a busy lock whose threads no
+ * longer outnumber the cpus gives no idle grant).  Threads that took the
  * free lock at step 1 are not counted: they hold it and do not wait.
  *
  * NUMA-aware admission (CNA, Dice and Kogan, EuroSys'19, applied to the
@@ -165,8 +167,9 @@
  *     CAS succeeds only from the current `grants`).
  *   `cap` is a hint read and written relaxed: admission decisions use it,
  *     the safety and liveness arguments above do not (cap >= 1 always).
- *   `limiting` is a hint too (above): relaxed.  `calm` is written only by
- *     the holder, before its inner release: relaxed, as `releases`.
+ *   `limiting` is a hint too (above): relaxed.  `calm` and `quiet` are
+ *     written only by the holder (the release before its inner release, the
+ *     shrink after its inner acquire): relaxed, as `releases`.
  *   The counted word in the context is written by the acquirer and read by
  *     the releaser of the same acquisition, ordered by the inner lock.
  *
@@ -234,6 +237,9 @@ extern "C" {
 #ifndef CLOF_CR_CALM
 #define CLOF_CR_CALM 1024u /* calm counted releases before the lock opens */
 #endif
+#ifndef CLOF_CR_GROW
+#define CLOF_CR_GROW 1024u /* quiet counted releases before `cap` grows by one */
+#endif
 
 /* The number of cpus the process may run on (libclof, src/cr.c:
  * sched_getaffinity at the first call, or the environment's CLOF_CR_ACTIVE
@@ -265,6 +271,9 @@ uint32_t clof_cr_cpus(void);
 #endif
 #ifndef CLOF_CR_ON_LIMIT /* the lock starts limiting (on 1) or opens (on 0) */
 #define CLOF_CR_ON_LIMIT(s, on) ((void)(s), (void)(on))
+#endif
+#ifndef CLOF_CR_ON_GROW /* `cap` grew after CLOF_CR_GROW quiet counted releases */
+#define CLOF_CR_ON_GROW(s) ((void)(s))
 #endif
 
 /* The shrink signal: what the waiting policy tells of this thread's waits,
@@ -329,13 +338,16 @@ typedef struct clof_cr {
                                  may go passive; 0: open (CLOF_CR_LAZY) */
     clof_atomic32_t calm;     /* holder only: counted releases in a row
                                  that found nobody passive, cap at its max */
+    clof_atomic32_t quiet;    /* holder only: counted releases since `cap`
+                                 last shrank or grew (while below its max) */
     CLOF_CR_Q_(t) queue;      /* the passive set (CNA: NUMA-aware) */
 } clof_cr_t;
 
 #define CLOF_CR_STATE_INITIALIZER                                              \
     {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0),      \
      CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0),      \
-     CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_CR_Q_INITIALIZER}
+     CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0),      \
+     CLOF_CR_Q_INITIALIZER}
 
 static inline void clof_cr_state_init(clof_cr_t *s)
 {
@@ -347,6 +359,7 @@ static inline void clof_cr_state_init(clof_cr_t *s)
     clof_atomic32_write_rlx(&s->taken, 0);
     clof_atomic32_write_rlx(&s->limiting, 0);
     clof_atomic32_write_rlx(&s->calm, 0);
+    clof_atomic32_write_rlx(&s->quiet, 0);
     CLOF_CR_Q_(init)(&s->queue);
 }
 
@@ -482,14 +495,16 @@ static inline clof_cr_signal_t clof_cr_admit_(clof_cr_t *s, clof_atomic32_t *mir
     return clof_cr_signal_();
 }
 
-/* After the inner acquire of an admitted thread: shrink the active set when
- * its wait could not keep a cpu (it lowered its spin budget, or parked). */
+/* After the inner acquire of an admitted thread (holding the lock): shrink
+ * the active set when its wait could not keep a cpu (it lowered its spin
+ * budget, or parked), and start the quiet count over (clof_cr_calm_). */
 static inline void clof_cr_acquired_(clof_cr_t *s, clof_cr_signal_t g)
 {
     if (CLOF_CR_CROWDED(s, g)) {
         uint32_t c = clof_atomic32_read_rlx(&s->cap);
         if (c > 1)
             clof_atomic32_write_rlx(&s->cap, c - 1);
+        clof_atomic32_write_rlx(&s->quiet, 0);
     }
 }
 
@@ -509,13 +524,36 @@ static inline void clof_cr_open_acquired_(clof_cr_t *s, clof_cr_signal_t g)
     }
 }
 
-/* A counted release, still holding: count the calm ones (nobody passive,
- * the active set at its largest) and open the lock after CLOF_CR_CALM. */
+/* A counted release, still holding: grow the active set by one after
+ * CLOF_CR_GROW counted releases in a row without a shrink signal (quiet),
+ * count the calm ones (nobody passive, the active set at its largest) and
+ * open the lock after CLOF_CR_CALM.
+ *
+ * Why the quiet growth: `cap` shrinks at every signal and otherwise grew
+ * only at an idle grant (the active set emptied with passive threads
+ * waiting), which a busy lock never gives.  With as many threads as cpus,
+ * a few signals (another process took a cpu for a moment) shrank `cap`
+ * for good: every release then let one passive thread in and sent the
+ * releaser, coming back, to the passive set, nearly every acquisition went
+ * through it, and the lock never opened again -- 0.39-0.49x glibc for
+ * `cr:mcs` and `cr:cna` at T = 16 on 16 cpus, against 0.77-0.92x for the
+ * plain locks (docs/cr.md).  Where threads do outnumber cpus, signals
+ * come far more often than one per CLOF_CR_GROW releases, and `cap` stays
+ * where active waiters keep their cpus. */
 CLOF_SLOW void clof_cr_calm_(clof_cr_t *s)
 {
+    uint32_t max = CLOF_CR_CPUS(), c = clof_atomic32_read_rlx(&s->cap);
+    if (c != 0 && c < max) {
+        uint32_t q = clof_atomic32_read_rlx(&s->quiet) + 1;
+        if (q >= CLOF_CR_GROW) {
+            clof_atomic32_write_rlx(&s->cap, ++c);
+            CLOF_CR_ON_GROW(s);
+            q = 0;
+        }
+        clof_atomic32_write_rlx(&s->quiet, q);
+    }
     uint32_t k = 0;
-    if (clof_atomic32_read_rlx(&s->npassive) == 0 &&
-        clof_atomic32_read_rlx(&s->cap) >= CLOF_CR_CPUS()) {
+    if (clof_atomic32_read_rlx(&s->npassive) == 0 && c >= max) {
         k = clof_atomic32_read_rlx(&s->calm) + 1;
         if (k >= CLOF_CR_CALM) {
             clof_atomic32_write_rlx(&s->limiting, 0);

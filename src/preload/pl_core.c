@@ -519,11 +519,16 @@ static void pl_thread_exit(void *arg)
 
 /* The cr: layer's hooks (pl_internal.h), with CLOF_STATS=1: -1 a passive
  * wait began, 1 a passive thread was admitted by a grant, 2 a lock started
- * limiting (lazy restriction, cr.h). */
+ * limiting, 3 it opened again (lazy restriction, cr.h), 4 its active set
+ * grew after quiet releases. */
 void pl_cr_count(int what)
 {
     pl_counters_t *st = pl_st();
-    if (what == 2)
+    if (what == 4)
+        st->cr_grows++;
+    else if (what == 3)
+        st->cr_opens++;
+    else if (what == 2)
         st->cr_limits++;
     else if (what > 0)
         st->cr_granted++;
@@ -843,13 +848,16 @@ static void pl_print_stats(void)
     }
     /* cr:<lock>: acquisitions that waited in the passive set, the
      * admissions a grant gave (cr.h: fairness or idle grants), and how often
-     * a lock started limiting (0: every cr: lock stayed open) */
+     * a lock started limiting (0: every cr: lock stayed open), opened
+     * again, and grew its active set after quiet releases */
     if (strncmp(pl_lock->name, "cr:", 3) == 0) {
         size_t o = strlen(lv);
         if (o < sizeof lv)
-            snprintf(lv + o, sizeof lv - o, " cr_passive=%llu cr_granted=%llu cr_limits=%llu",
+            snprintf(lv + o, sizeof lv - o,
+                     " cr_passive=%llu cr_granted=%llu cr_limits=%llu cr_opens=%llu cr_grows=%llu",
                      (unsigned long long)t.cr_passive, (unsigned long long)t.cr_granted,
-                     (unsigned long long)t.cr_limits);
+                     (unsigned long long)t.cr_limits, (unsigned long long)t.cr_opens,
+                     (unsigned long long)t.cr_grows);
     }
     /* the hierarchy a lock over it ran on */
     if (pl_lock->hierarchical) {

@@ -253,7 +253,8 @@ PL_HIDDEN void pl_cr_count(int what); /* pl_core.c, slow paths only */
 #define CLOF_CR_ON_ADMIT(s, granted)                                           \
     ((void)(s), pl_stats_on && (granted) ? pl_cr_count(1) : (void)0)
 #define CLOF_CR_ON_LIMIT(s, on)                                                \
-    ((void)(s), pl_stats_on && (on) ? pl_cr_count(2) : (void)0)
+    ((void)(s), pl_stats_on ? pl_cr_count((on) ? 2 : 3) : (void)0)
+#define CLOF_CR_ON_GROW(s) ((void)(s), pl_stats_on ? pl_cr_count(4) : (void)0)
 #include <clof/cr.h>
 /* The layer's state of a cr: lock whose inner lock fits in the mutex: a
  * block of its own, installed at the mutex's first contended acquisition
@@ -457,6 +458,9 @@ typedef struct pl_counters {
     uint64_t cr_passive;   /* cr:<lock>: acquisitions that waited passive */
     uint64_t cr_granted;   /* ... admitted by a grant (fairness or idle) */
     uint64_t cr_limits;    /* ... times a cr: lock started limiting */
+    uint64_t cr_opens;     /* ... times a cr: lock opened again */
+    uint64_t cr_grows;     /* ... times a cr: lock's active set grew after
+                              quiet releases (cr.h clof_cr_calm_) */
 } pl_counters_t;
 
 typedef struct pl_tls {

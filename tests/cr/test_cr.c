@@ -42,6 +42,18 @@
  *           signals crowding and the active set large enough for all: the
  *           lock must open after CLOF_CR_CALM (here 8) calm counted
  *           releases, and stay open
+ *   grow    the quiet growth of the active set (a busy lock whose threads
+ *           no longer outnumber the cpus gives no idle grant to grow by):
+ *           first the rule, driven by hand on the lock's state -- with the
+ *           set shrunk to 1 and ACTIVE cpus, it grows by one per
+ *           CLOF_CR_GROW (here 16) counted releases, a shrink signal starts
+ *           the count over, and once the set is back at ACTIVE with nobody
+ *           passive the lock opens after CLOF_CR_CALM; then `calm` with the
+ *           set shrunk to 1 at the start and ACTIVE = T: the lock must
+ *           open (on this machine idle grants may grow it too, so how
+ *           often each acted is printed, not checked); `lazy` checks the
+ *           other side: with a signal at every contended wait the set
+ *           never grows by quiet releases
  *   (mutex, bound, flat and idle run the restriction from the start:
  *   CLOF_CR_LAZY 0, the protocol itself)
  * LOCK: mcs, ticket, tas, clh, mcs_tkt (a 2-level CLoF composition).
@@ -84,9 +96,11 @@ static void on_head(struct clof_cr *s, int bypassed);
 /* lazy restriction: chosen per test; the crowding signal: 0 the waiting
  * policy's, 1 never, 2 always; the calm releases before opening */
 static uint32_t g_lazy, g_crowd;
-static uint64_t g_limits, g_opens;
+static uint64_t g_limits, g_opens, g_grows;
 #define CLOF_CR_LAZY g_lazy
 #define CLOF_CR_CALM 8u
+#define CLOF_CR_GROW 16u
+#define CLOF_CR_ON_GROW(s) ((void)(s), (void)__atomic_add_fetch(&g_grows, 1, __ATOMIC_RELAXED))
 #define CLOF_CR_CROWDED(s, g)                                                  \
     ((void)(s), g_crowd == 0 ? clof_cr_signalled_(g) : g_crowd == 2)
 #define CLOF_CR_ON_LIMIT(s, on)                                                \
@@ -390,6 +404,51 @@ static void test_idle(int n, int late)
            (unsigned long long)g_idle_grants);
 }
 
+/* The quiet growth's rule, by hand on the state (test `grow`, first part):
+ * the holder's calls as a counted release (clof_cr_calm_) and as an
+ * admitted thread's acquire that signalled (clof_cr_acquired_). */
+static void grow_rule(void)
+{
+    clof_cr_t *s = g_cr;
+    clof_atomic32_write(&s->limiting, 1);
+    clof_atomic32_write(&s->cap, 1);
+    for (uint32_t i = 0; i + 1 < CLOF_CR_GROW; i++)
+        clof_cr_calm_(s);
+    CHECK(clof_atomic32_read(&s->cap) == 1, "%s: the set grew before %u quiet releases",
+          g_lock, CLOF_CR_GROW);
+    clof_cr_calm_(s);
+    CHECK(clof_atomic32_read(&s->cap) == 2 && g_grows == 1,
+          "%s: %u quiet releases did not grow the set by one (cap %u)", g_lock,
+          CLOF_CR_GROW, clof_atomic32_read(&s->cap));
+    for (uint32_t i = 0; i + 1 < CLOF_CR_GROW; i++)
+        clof_cr_calm_(s);
+    g_crowd = 2; /* an admitted thread's wait signals: shrink, count over */
+    clof_cr_acquired_(s, clof_cr_signal_());
+    g_crowd = 1;
+    CHECK(clof_atomic32_read(&s->cap) == 1, "%s: a shrink signal did not shrink the set",
+          g_lock);
+    clof_cr_calm_(s);
+    CHECK(clof_atomic32_read(&s->cap) == 1,
+          "%s: the quiet count did not start over at a shrink signal", g_lock);
+    uint32_t n = 0;
+    while (clof_atomic32_read(&s->cap) < g_active && n < 2 * g_active * CLOF_CR_GROW) {
+        clof_cr_calm_(s);
+        n++;
+    }
+    CHECK(clof_atomic32_read(&s->cap) == g_active && n == (g_active - 1) * CLOF_CR_GROW - 1,
+          "%s: from 1 to %u cpus took %u quiet releases (cap %u), not %u", g_lock,
+          g_active, n, clof_atomic32_read(&s->cap), (g_active - 1) * CLOF_CR_GROW - 1);
+    for (uint32_t i = 0; i < CLOF_CR_CALM; i++)
+        clof_cr_calm_(s);
+    CHECK(clof_atomic32_read(&s->cap) == g_active && clof_atomic32_read(&s->limiting) == 0 &&
+          g_opens == 1, "%s: back at %u with nobody passive, the lock did not open after "
+          "%u calm releases (cap %u)", g_lock, g_active, CLOF_CR_CALM,
+          clof_atomic32_read(&s->cap));
+    printf("%s grow rule: 1 -> %u cpus in %u quiet releases, open after %u more\n", g_lock,
+           g_active, n + 1, CLOF_CR_CALM);
+    g_grows = g_opens = 0;
+}
+
 /* lazy restriction: open (never crowded), lazy (always), calm */
 static void test_lazy(const char *test, int n)
 {
@@ -406,6 +465,15 @@ static void test_lazy(const char *test, int n)
               "%s: every contended wait signalled crowding, yet the lock limited "
               "%llu times and %llu threads went passive", g_lock,
               (unsigned long long)g_limits, (unsigned long long)g_passive_entries);
+        CHECK(g_grows == 0, "%s: every contended wait signalled crowding, yet the "
+              "active set grew %llu times after quiet releases", g_lock,
+              (unsigned long long)g_grows);
+    } else if (!strcmp(test, "grow")) {
+        CHECK(g_opens > 0 && limiting == 0 && g_limits == 0,
+              "%s: the active set started at 1 with %u cpus and no crowding, yet the "
+              "lock opened %llu times (limiting %u, cap %u, limited again %llu times)",
+              g_lock, g_active, (unsigned long long)g_opens, limiting,
+              clof_atomic32_read(&g_cr->cap), (unsigned long long)g_limits);
     } else { /* calm */
         CHECK(g_opens > 0 && limiting == 0 && g_limits == 0,
               "%s: no crowding and nobody passive, yet the lock did not open "
@@ -413,15 +481,15 @@ static void test_lazy(const char *test, int n)
               (unsigned long long)g_opens, limiting, (unsigned long long)g_limits);
     }
     printf("%s %s T=%d: %llu acquisitions, limited %llu times, opened %llu times, "
-           "%llu passive\n", g_lock, test, n, (unsigned long long)g_done,
+           "%llu passive, cap grew %llu times\n", g_lock, test, n, (unsigned long long)g_done,
            (unsigned long long)g_limits, (unsigned long long)g_opens,
-           (unsigned long long)g_passive_entries);
+           (unsigned long long)g_passive_entries, (unsigned long long)g_grows);
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: test_cr mutex|bound|flat|idle|late|open|lazy|calm LOCK T [ACTIVE [ITERS]]\n");
+        fprintf(stderr, "usage: test_cr mutex|bound|flat|idle|late|open|lazy|calm|grow LOCK T [ACTIVE [ITERS]]\n");
         return 2;
     }
     const char *test = argv[1];
@@ -445,11 +513,17 @@ int main(int argc, char **argv)
         CHECK((int32_t)clof_atomic32_read(&g_cr->active) == -1, "late: active is not -1");
         test_idle(n, 1);
     }
-    else if (!strcmp(test, "open") || !strcmp(test, "lazy") || !strcmp(test, "calm")) {
+    else if (!strcmp(test, "open") || !strcmp(test, "lazy") || !strcmp(test, "calm") ||
+             !strcmp(test, "grow")) {
         g_lazy = 1;
-        g_crowd = !strcmp(test, "open") || !strcmp(test, "calm") ? 1 : 2;
-        if (!strcmp(test, "calm"))
+        g_crowd = !strcmp(test, "lazy") ? 2 : 1;
+        if (!strcmp(test, "calm") || !strcmp(test, "grow"))
             clof_atomic32_write(&g_cr->limiting, 1);
+        if (!strcmp(test, "grow")) {
+            grow_rule();
+            clof_atomic32_write(&g_cr->limiting, 1);
+            clof_atomic32_write(&g_cr->cap, 1); /* shrunk (sized: not 0) */
+        }
         test_lazy(test, n);
     }
     else {
