@@ -7,7 +7,8 @@
 # cr:clof:tkt-mcs compiled in as the default, and runs a small program under
 # it with CLOF_LOCK unset: its CLOF_STATS=1 line must name the lock
 # (lock=cr:clof:tkt-mcs) and carry the layer's counts (cr_passive=, cr_limits=,
-# cr_granted=), and its 4 threads' increments must all be there.
+# cr_granted=, cr_opens=, cr_grows=), and its 4 threads' increments must all
+# be there.
 set -uo pipefail
 src="$1"; build="$2"; cc="$3"
 bb="$src/src/preload/build-best.sh"
@@ -58,7 +59,7 @@ clean CLOF_STATS=1 CLOF_CR_ACTIVE=1 CLOF_EMULATE=numa:2,core:2 LD_PRELOAD="$out"
   >"$tmp/so" 2>"$tmp/e" || fail "the program failed under $out: $(cat "$tmp/so" "$tmp/e")"
 cat "$tmp/so" "$tmp/e"
 grep -q " lock=cr:clof:tkt-mcs " "$tmp/e" || fail "CLOF_STATS does not name lock=cr:clof:tkt-mcs: $(cat "$tmp/e")"
-grep -Eq " cr_passive=[0-9]+ cr_granted=[0-9]+ cr_limits=[0-9]+" "$tmp/e" || fail "no cr_passive/cr_granted/cr_limits counts: $(cat "$tmp/e")"
+grep -Eq " cr_passive=[0-9]+ cr_granted=[0-9]+ cr_limits=[0-9]+ cr_opens=[0-9]+ cr_grows=[0-9]+" "$tmp/e" || fail "no cr_passive/cr_granted/cr_limits/cr_opens/cr_grows counts: $(cat "$tmp/e")"
 # and CLOF_LOCK still overrides the cr: default
 clean CLOF_LOCK=mcs CLOF_STATS=1 LD_PRELOAD="$out" "$tmp/prog" >"$tmp/so" 2>"$tmp/e" \
   || fail "CLOF_LOCK=mcs: $(cat "$tmp/so" "$tmp/e")"
