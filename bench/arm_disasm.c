@@ -26,9 +26,9 @@
 
 #if defined(ARM_DISASM_HMCS)
 
-ARM_NOINLINE void arm_hmcs_acquire(clof_hmcs_tree_t *tr, clof_hmcs_ctx_t *c)
+ARM_NOINLINE void arm_hmcs_acquire(clof_hmcs_t *l, clof_hmcs_tree_t *tr, clof_hmcs_ctx_t *c)
 {
-    clof_hmcs_acquire_tree_(tr, c);
+    clof_hmcs_acquire_tree_(l, tr, c);
 }
 ARM_NOINLINE void arm_hmcs_release(clof_hmcs_t *l, clof_hmcs_ctx_t *c)
 {

@@ -42,6 +42,7 @@ extern const vc_client_t vc_clients_clh_outside[]; /* clients_basic.c, VC_CLH_FI
 extern const vc_client_t vc_clients_numa[];
 extern const vc_client_t vc_clients_hmcs[];      /* the paper's HMCS */
 extern const vc_client_t vc_clients_hmcs_fast[]; /* with the fast path */
+extern const vc_client_t vc_clients_hmcs_fast_index[]; /* ... its word in the lock */
 /* the HMCS paper's barrier variants (numa/hmcs.h; the paper's lock) */
 extern const vc_client_t vc_clients_hmcs_sc[];
 extern const vc_client_t vc_clients_hmcs_fences[];

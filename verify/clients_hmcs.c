@@ -8,7 +8,10 @@
  * CLOF_COMPOSE_NO_FAST_PATH for this translation unit; clients "hmcs3",
  * "hmcs3.try", the named bug hmcs-status-acquire and the mutation test use
  * them), and again with VC_HMCS_FAST (verify/CMakeLists.txt), the lock as
- * clof ships it (the fast word of hmcs.h; "hmcs3.fast", "hmcs3.fast.try").
+ * clof ships it (the fast word of hmcs.h; "hmcs3.fast", "hmcs3.fast.try"),
+ * and a third time with VC_HMCS_FAST and VC_HMCS_INDEXED: the fast word in
+ * the lock, the tree by index, as the preload library lays HMCS out
+ * ("hmcs3.fast.index", "hmcs3.fast.index.try").
  *
  * Machine "numa:2,cache:2,core:2": cache (4 cohorts of 2 cpus), numa (2 of
  * 4), system; T0 cpu 0, T1 cpu 2, T2 cpu 4 (the paper's Fig. 6: T0 and T1
@@ -31,6 +34,15 @@
 #define VC_HMCS_(x) x
 #define VC_HMCS_NAME_(s) s
 #define VC_HMCS_WHAT_ "the paper's lock (no fast path)"
+#elif defined(VC_HMCS_INDEXED)
+/* the fast word in the lock, the tree by index (hmcs.h's indexed layout,
+ * which the preload library uses): one lock, so a table of one tree */
+#define VC_HMCS_(x) x##_fast_index
+#define VC_HMCS_NAME_(s) s ".fast.index"
+#define VC_HMCS_WHAT_ "with the fast path, its word in the lock (the indexed layout)"
+static void *vc_hmcs_tree1;
+#define CLOF_HMCS_TREE_AT(i) ((void)(i), (clof_hmcs_tree_t *)vc_hmcs_tree1)
+#define CLOF_HMCS_TREE_INDEX(tr) (vc_hmcs_tree1 = (tr), (tr)->ix = 1u)
 #else
 #define VC_HMCS_(x) x##_fast
 #define VC_HMCS_NAME_(s) s ".fast"
@@ -73,8 +85,13 @@ static void hmcs3_setup(void *arg)
     }
     vc_client_setup_common();
     vc_name(&hmcs_lock, sizeof hmcs_lock, "lock");
+#ifdef VC_HMCS_INDEXED
+    clof_hmcs_tree_t *tr = (clof_hmcs_tree_t *)vc_hmcs_tree1;
+    vc_name(&hmcs_lock.fast, sizeof hmcs_lock.fast, "fast");
+#else
     clof_hmcs_tree_t *tr = (clof_hmcs_tree_t *)clof_atomicptr_read_rlx(&hmcs_lock.tree);
     vc_name(&tr->fast, sizeof tr->fast, "fast");
+#endif
     for (uint32_t k = 0; k < 3; k++) {
         uint32_t n = k == 2 ? 1 : clof_topo_ncohorts(&topo3, tr->lvl[k]);
         for (uint32_t c = 0; c < n; c++) {

@@ -1173,6 +1173,7 @@ int main(int argc, char **argv)
 #if !defined(VC_PARK_MODE)
     collect(vc_clients_hmcs);
     collect(vc_clients_hmcs_fast);
+    collect(vc_clients_hmcs_fast_index);
     collect(vc_clients_hmcs_sc);
     collect(vc_clients_hmcs_fences);
     collect(vc_clients_hmcs_amo);

@@ -116,6 +116,20 @@ static inline void *pl_tree_reuse(const void *kind)
 #include <clof/lock/list.h>
 #include <clof/numa/cna.h>
 #include <clof/numa/cohort.h>
+/* HMCS keeps its fast word in the mutex (hmcs.h, "The fast word in the
+ * lock"): the lock is that word and its tree's index in a table of trees
+ * (pl_core.c), 8 bytes in place.  With the word on the tree's line every
+ * uncontended acquisition moved that line too.  Trees keep their index for
+ * good: they are retired and reused (PL_RETIRE_TREE below), never freed,
+ * so the table only grows with the most trees ever alive at once. */
+#define PL_HMCS_CHUNK_SHIFT 12u /* tree pointers per chunk: 2^12 (32 KiB) */
+#define PL_HMCS_CHUNKS (1u << 16) /* chunks: 2^28 trees */
+extern void **pl_hmcs_chunks[PL_HMCS_CHUNKS] PL_HIDDEN;
+PL_HIDDEN uint32_t pl_hmcs_tree_index(void *tree, uint32_t *ix);
+#define CLOF_HMCS_TREE_AT(i)                                                   \
+    ((clof_hmcs_tree_t *)pl_hmcs_chunks[(i) >> PL_HMCS_CHUNK_SHIFT]             \
+                                       [(i) & ((1u << PL_HMCS_CHUNK_SHIFT) - 1u)])
+#define CLOF_HMCS_TREE_INDEX(tr) pl_hmcs_tree_index((tr), &(tr)->ix)
 #include <clof/numa/hmcs.h>
 #include "pl_compositions.h"
 
@@ -169,7 +183,12 @@ PL_BASIC_LOCKS(PL_BASIC_NAMED_)
     static const char pl_name_asl_##id[] __attribute__((unused)) = "asl:" str; \
     static const char pl_name_cr_##id[] __attribute__((unused)) = "cr:" str; \
     static inline void pl_destroy_##id(clof_##id##_t *l) { destroy(l); }
-#define pl_retire_hmcs(l) PL_RETIRE_TREE(l, clof_hmcs_tree_kind_())
+static inline void pl_retire_hmcs(clof_hmcs_t *l)
+{
+    uint32_t i = clof_atomic32_xchg(&l->tree, 0);
+    if (i != 0)
+        pl_tree_retire(CLOF_HMCS_TREE_AT(i), clof_hmcs_tree_kind_());
+}
 PL_NUMA_NAMED_(hmcs, "hmcs", pl_retire_hmcs, 1)
 PL_NUMA_NAMED_(cna, "cna", pl_no_destroy, 0)
 #define PL_COHORT_NAMED_(id, str)                                              \

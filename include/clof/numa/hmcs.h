@@ -20,7 +20,8 @@
  * correct); has_waiters native (a successor at any level of the path);
  * zero bytes are a valid lock (the tree is built at first use over the
  * process topology, all of its levels); thread-oblivious with the context.
- * Sizes: one cache line per node; the lock itself is one pointer.
+ * Sizes: one cache line per node; the lock itself is one pointer (two
+ * 32-bit words in the indexed layout, below).
  *
  * The fast path (not in the HMCS paper; Chabbi and Mellor-Crummey's
  * adaptive HMCS, PPoPP'16, has one): the tree has one more word, `fast`
@@ -39,6 +40,27 @@
  * translation unit, so that comparisons stay like for like; the checker
  * verifies both, verify/clients_hmcs.c).  Memory orders of `fast`: those of
  * hier/fast.h.
+ *
+ * The fast word in the lock (an includer's layout): by default the lock is
+ * the tree's pointer and the fast word is the tree's.  An includer that
+ * defines CLOF_HMCS_TREE_AT(ix) and CLOF_HMCS_TREE_INDEX(tr) before
+ * including this header gets a lock of two 32-bit words instead: the fast
+ * word itself and the tree's index (0: no tree yet), where
+ * CLOF_HMCS_TREE_INDEX(tr) gives a built tree an index (>= 1, kept in
+ * tr->ix for the tree's life: the includer registers a tree once, even
+ * when it reuses it through CLOF_COMPOSE_TREE_REUSE) and
+ * CLOF_HMCS_TREE_AT(ix) gives it back.  The fast path then touches the
+ * lock's own word alone, and the tree is built at the first acquisition
+ * that needs it.  The preload library uses it: a mutex holds the lock, and
+ * with the fast word on the tree's line every uncontended acquisition
+ * moved that line too -- plain `hmcs` 1.35-1.45x faster at T = 2 and 4
+ * with the word in the mutex (docs/perf.md).  The algorithm and the
+ * orders are the same; the index is published as the pointer is (a
+ * seq_cst CAS after the tree's plain initialisation and after the
+ * includer's release store of the table entry; an acquire read before the
+ * tree is used).  The checker verifies this layout too ("hmcs3.fast.index",
+ * verify/clients_hmcs.c).  destroy frees the tree; an includer that keeps
+ * trees in its table retires them instead (the preload library does).
  *
  * Memory orders (the HMCS paper's verified placement, Fig. 2 "implicit"):
  *   status = WAIT, next = NULL relaxed before the seq_cst SWAP on tail
@@ -177,19 +199,31 @@ typedef struct {
     uint32_t depth;
     uint32_t lvl[CLOF_TOPO_MAX_LEVELS];
     clof_hmcs_hnode_t *nodes[CLOF_TOPO_MAX_LEVELS];
-    clof_atomic32_t fast CLOF_CACHE_ALIGNED; /* the fast path's word */
+    uint32_t ix; /* the includer's index of the tree, 0: none (above) */
+    clof_atomic32_t fast CLOF_CACHE_ALIGNED; /* the fast path's word (in
+                                                the tree's layout) */
 } CLOF_CACHE_ALIGNED clof_hmcs_tree_t;
 
+#if defined(CLOF_HMCS_TREE_AT) && defined(CLOF_HMCS_TREE_INDEX)
+#define CLOF_HMCS_INDEXED_ 1
+typedef struct {
+    clof_atomic32_t fast; /* the fast path's word */
+    clof_atomic32_t tree; /* the tree's index, 0: not built yet */
+} clof_hmcs_t;
+#define CLOF_HMCS_INITIALIZER {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0)}
+#else
+#define CLOF_HMCS_INDEXED_ 0
 typedef struct {
     CLOF_ATOMICPTR(clof_hmcs_tree_t) tree;
 } clof_hmcs_t;
+#define CLOF_HMCS_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
+#endif
 
 typedef struct {
     clof_hmcs_qnode_t q;
     clof_hmcs_hnode_t *leaf;
 } clof_hmcs_ctx_t;
 
-#define CLOF_HMCS_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
 #define CLOF_HMCS_FAIR 1
 #define CLOF_HMCS_NATIVE_HW 1
 #define CLOF_HMCS_ZERO_INIT 1
@@ -253,21 +287,42 @@ static inline int clof_hmcs_init_topo(clof_hmcs_t *l, const clof_topology_t *t,
     clof_hmcs_tree_t *tr = clof_hmcs_build_(t, depth, levels);
     if (!tr)
         return -1;
+#if CLOF_HMCS_INDEXED_
+    clof_atomic32_write_rlx(&l->fast, 0);
+    clof_atomic32_write_rel(&l->tree, CLOF_HMCS_TREE_INDEX(tr));
+#else
     clof_atomicptr_write_pub(&l->tree, tr);
+#endif
     return 0;
 }
 
 static inline void clof_hmcs_init(clof_hmcs_t *l)
 {
+#if CLOF_HMCS_INDEXED_
+    clof_atomic32_write_rlx(&l->fast, 0);
+    clof_atomic32_write_rlx(&l->tree, 0);
+#else
     clof_atomicptr_write_rlx(&l->tree, (clof_hmcs_tree_t *)NULL);
+#endif
+}
+
+/* The tree, if built (NULL: not yet). */
+static inline clof_hmcs_tree_t *clof_hmcs_tree_if_(clof_hmcs_t *l)
+{
+#if CLOF_HMCS_INDEXED_
+    uint32_t ix = clof_atomic32_read_acq(&l->tree);
+    return ix != 0 ? CLOF_HMCS_TREE_AT(ix) : (clof_hmcs_tree_t *)NULL;
+#else
+    return clof_atomicptr_read_pub(&l->tree);
+#endif
 }
 
 static inline void clof_hmcs_destroy(clof_hmcs_t *l)
 {
-    clof_hmcs_tree_t *tr = clof_atomicptr_read_acq(&l->tree);
+    clof_hmcs_tree_t *tr = clof_hmcs_tree_if_(l);
     if (tr)
         clof_hmcs_free_tree_(tr);
-    clof_atomicptr_write_rlx(&l->tree, (clof_hmcs_tree_t *)NULL);
+    clof_hmcs_init(l);
 }
 
 /* the kind of HMCS trees, for compose.h's CLOF_COMPOSE_TREE_REUSE */
@@ -288,6 +343,14 @@ CLOF_SLOW clof_hmcs_tree_t *clof_hmcs_lazy_(clof_hmcs_t *l)
         tr = clof_hmcs_build_(t, clof_topo_nlevels(t), NULL);
     if (!tr)
         abort(); /* out of memory at first use */
+#if CLOF_HMCS_INDEXED_
+    /* an indexed tree is the includer's for good: retired, never freed */
+    uint32_t old = clof_atomic32_cmpxchg(&l->tree, 0, CLOF_HMCS_TREE_INDEX(tr));
+    if (old != 0) {
+        CLOF_COMPOSE_TREE_RETIRE(tr, kind);
+        return CLOF_HMCS_TREE_AT(old);
+    }
+#else
     clof_hmcs_tree_t *old =
         clof_atomicptr_cmpxchg_pub(&l->tree, (clof_hmcs_tree_t *)NULL, tr);
     if (old) {
@@ -297,6 +360,7 @@ CLOF_SLOW clof_hmcs_tree_t *clof_hmcs_lazy_(clof_hmcs_t *l)
             clof_hmcs_free_tree_(tr);
         return old;
     }
+#endif
     return tr;
 }
 
@@ -304,10 +368,50 @@ CLOF_SLOW clof_hmcs_tree_t *clof_hmcs_lazy_(clof_hmcs_t *l)
  * initialisation (as compose.h's clof_cmp_tree: a publication access). */
 CLOF_INLINE clof_hmcs_tree_t *clof_hmcs_tree_(clof_hmcs_t *l)
 {
-    clof_hmcs_tree_t *tr = clof_atomicptr_read_pub(&l->tree);
+    clof_hmcs_tree_t *tr = clof_hmcs_tree_if_(l);
     if (CLOF_UNLIKELY(tr == NULL))
         tr = clof_hmcs_lazy_(l);
     return tr;
+}
+
+/* The fast word: the lock's (indexed layout) or its tree's (tr: the lock's
+ * tree; unused in the indexed layout, where it may be NULL). */
+static inline clof_atomic32_t *clof_hmcs_fast_(clof_hmcs_t *l, clof_hmcs_tree_t *tr)
+{
+#if CLOF_HMCS_INDEXED_
+    (void)tr;
+    return &l->fast;
+#else
+    (void)l;
+    return &tr->fast;
+#endif
+}
+
+/* The tree of a held lock, for its fast word: the tree's layout (it is
+ * built: a relaxed read suffices); NULL in the indexed layout. */
+static inline clof_hmcs_tree_t *clof_hmcs_held_tree_(clof_hmcs_t *l)
+{
+#if CLOF_HMCS_INDEXED_
+    (void)l;
+    return (clof_hmcs_tree_t *)NULL;
+#else
+    return clof_atomicptr_read_rlx(&l->tree);
+#endif
+}
+
+/* Levels taken by a fast acquisition, for CLOF_COMPOSE_ON_ACQUIRE: the
+ * tree's depth; in the indexed layout only loads (no tree is built for
+ * it: 1 until one is), so that a hook that ignores it costs nothing. */
+static inline uint32_t clof_hmcs_fast_levels_(clof_hmcs_t *l, clof_hmcs_tree_t *tr)
+{
+#if CLOF_HMCS_INDEXED_
+    (void)tr;
+    uint32_t ix = clof_atomic32_read_acq(&l->tree); /* then the entry */
+    return ix != 0 ? CLOF_HMCS_TREE_AT(ix)->depth : 1u;
+#else
+    (void)l;
+    return tr->depth;
+#endif
 }
 
 CLOF_INLINE clof_hmcs_hnode_t *clof_hmcs_leaf_(clof_hmcs_tree_t *tr)
@@ -345,7 +449,8 @@ CLOF_SLOW void clof_hmcs_release_helper_(clof_hmcs_hnode_t *L,
 
 /* AcqReal of Fig. 2, unfolded into a loop from the leaf up (then, with
  * the fast path, HELD after the root). */
-CLOF_HMCS_TREE_ void clof_hmcs_acquire_tree_(clof_hmcs_tree_t *tr,
+CLOF_HMCS_TREE_ void clof_hmcs_acquire_tree_(clof_hmcs_t *lk,
+                                             clof_hmcs_tree_t *tr,
                                              clof_hmcs_ctx_t *c)
 {
     clof_hmcs_hnode_t *L = clof_hmcs_leaf_(tr);
@@ -372,7 +477,7 @@ CLOF_HMCS_TREE_ void clof_hmcs_acquire_tree_(clof_hmcs_tree_t *tr,
             }
             CLOF_HMCS_F_ACQ_(); /* line 10 */
             if (CLOF_COMPOSE_FAST_)
-                clof_compose_fast_take_(&tr->fast);
+                clof_compose_fast_take_(clof_hmcs_fast_(lk, tr));
             CLOF_COMPOSE_ON_ACQUIRE(taken);
             return;
         }
@@ -397,13 +502,17 @@ CLOF_HMCS_TREE_ void clof_hmcs_acquire_tree_(clof_hmcs_tree_t *tr,
 
 CLOF_INLINE void clof_hmcs_acquire(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
 {
-    clof_hmcs_tree_t *tr = clof_hmcs_tree_(lk);
-    if (CLOF_COMPOSE_FAST_ && clof_compose_fast_try_(&tr->fast)) {
+    /* the tree first in the tree's layout (its fast word is there); only
+     * when the fast path fails in the indexed one */
+    clof_hmcs_tree_t *tr = CLOF_HMCS_INDEXED_ ? NULL : clof_hmcs_tree_(lk);
+    if (CLOF_COMPOSE_FAST_ && clof_compose_fast_try_(clof_hmcs_fast_(lk, tr))) {
         c->leaf = NULL; /* held through the fast path */
-        CLOF_COMPOSE_ON_ACQUIRE(tr->depth);
+        CLOF_COMPOSE_ON_ACQUIRE(clof_hmcs_fast_levels_(lk, tr));
         return;
     }
-    clof_hmcs_acquire_tree_(tr, c);
+    if (CLOF_HMCS_INDEXED_)
+        tr = clof_hmcs_tree_(lk);
+    clof_hmcs_acquire_tree_(lk, tr, c);
 }
 
 /* RelReal of Fig. 2: climb while the lock must leave the cohort, release
@@ -422,8 +531,8 @@ CLOF_HMCS_TREE_ void clof_hmcs_release_tree_(clof_hmcs_t *lk,
         if (L->parent == NULL) { /* root: release it, then unwind */
             if (CLOF_COMPOSE_FAST_) /* HELD first: highest first */
                 CLOF_CMP_RELEASE_ORDER_(
-                    clof_compose_fast_drop_(
-                        &clof_atomicptr_read_rlx(&lk->tree)->fast),
+                    clof_compose_fast_drop_(clof_hmcs_fast_(
+                        lk, clof_hmcs_held_tree_(lk))),
                     clof_hmcs_release_helper_(L, I, CLOF_HMCS_UNLOCKED));
             else
                 clof_hmcs_release_helper_(L, I, CLOF_HMCS_UNLOCKED);
@@ -455,7 +564,8 @@ CLOF_HMCS_TREE_ void clof_hmcs_release_tree_(clof_hmcs_t *lk,
 CLOF_INLINE void clof_hmcs_release(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
 {
     if (CLOF_COMPOSE_FAST_ && c->leaf == NULL) {
-        clof_compose_fast_release_(&clof_atomicptr_read_rlx(&lk->tree)->fast);
+        clof_compose_fast_release_(
+            clof_hmcs_fast_(lk, clof_hmcs_held_tree_(lk)));
         return;
     }
     clof_hmcs_release_tree_(lk, c);
@@ -509,21 +619,21 @@ CLOF_HMCS_TREE_ bool clof_hmcs_try_tree_(clof_hmcs_tree_t *tr,
 
 CLOF_INLINE bool clof_hmcs_tryacquire(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
 {
-    clof_hmcs_tree_t *tr = clof_hmcs_tree_(lk);
     if (CLOF_COMPOSE_FAST_) { /* held exactly when HELD is */
-        if (!clof_compose_fast_try_(&tr->fast))
+        clof_hmcs_tree_t *tr = CLOF_HMCS_INDEXED_ ? NULL : clof_hmcs_tree_(lk);
+        if (!clof_compose_fast_try_(clof_hmcs_fast_(lk, tr)))
             return false;
         c->leaf = NULL;
         return true;
     }
-    return clof_hmcs_try_tree_(tr, c);
+    return clof_hmcs_try_tree_(clof_hmcs_tree_(lk), c);
 }
 
 CLOF_INLINE bool clof_hmcs_has_waiters(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
 {
     if (CLOF_COMPOSE_FAST_ && c->leaf == NULL) /* a root owner waits */
-        return (clof_atomic32_read_rlx(
-                    &clof_atomicptr_read_rlx(&lk->tree)->fast) &
+        return (clof_atomic32_read_rlx(clof_hmcs_fast_(
+                    lk, clof_hmcs_held_tree_(lk))) &
                 CLOF_CMP_TOPWAIT_) != 0;
     clof_hmcs_hnode_t *L = c->leaf;
     clof_hmcs_qnode_t *I = &c->q;
