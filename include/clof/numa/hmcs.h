@@ -53,8 +53,9 @@
  * lock's own word alone, and the tree is built at the first acquisition
  * that needs it.  The preload library uses it: a mutex holds the lock, and
  * with the fast word on the tree's line every uncontended acquisition
- * moved that line too -- plain `hmcs` 1.35-1.45x faster at T = 2 and 4
- * with the word in the mutex (docs/perf.md).  The algorithm and the
+ * moved that line too: with the word in the mutex plain `hmcs` runs
+ * 1.15-1.29x faster at T = 2 and 4, `cr:hmcs` 1.16-1.27x at T = 2..16
+ * (pl_mutexbench on the 2-vCPU VM, docs/perf.md).  The algorithm and the
  * orders are the same; the index is published as the pointer is (a
  * seq_cst CAS after the tree's plain initialisation and after the
  * includer's release store of the table entry; an acquire read before the
