@@ -35,6 +35,18 @@ def goal_of(goals, lock):
     return goals[best] if best is not None else None
 
 
+def ratios_cell(vals, prog, t, num, den):
+    """The median of the per-repeat ratios num/den at (prog, t), and its
+    table cell "median [min-max]" ("-" when no repeat has both)."""
+    a = dict(vals.get((prog, t, num), []))
+    b = dict(vals.get((prog, t, den), []))
+    ratios = [a[r] / b[r] for r in a if r in b and b[r] > 0]
+    if not ratios:
+        return None, "-"
+    m = statistics.median(ratios)
+    return m, f"{m:.2f} [{min(ratios):.2f}-{max(ratios):.2f}]"
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] in ("-h", "--help"):
@@ -105,15 +117,10 @@ def main():
                 continue
             cells, meds = [], []
             for t in ts:
-                ref = dict(vals.get((prog, t, "glibc"), []))
-                mine = dict(vals.get((prog, t, l), []))
-                ratios = [mine[r] / ref[r] for r in mine if r in ref and ref[r] > 0]
-                if ratios:
-                    m = statistics.median(ratios)
+                m, cell = ratios_cell(vals, prog, t, l, "glibc")
+                if m is not None:
                     meds.append((t, m))
-                    cells.append(f"{m:.2f} [{min(ratios):.2f}-{max(ratios):.2f}]")
-                else:
-                    cells.append("-")
+                cells.append(cell)
             row = f"| {l} | " + " | ".join(cells)
             g = goal_of(goals, l)
             if goal and g is not None:
@@ -129,13 +136,7 @@ def main():
             print("| lock | " + " | ".join(f"T={t}" for t in ts) + " |")
             print("|---|" + "---:|" * len(ts))
             for l in pairs:
-                cells = []
-                for t in ts:
-                    a = dict(vals.get((prog, t, l), []))
-                    b = dict(vals.get((prog, t, l + "@b"), []))
-                    ratios = [a[r] / b[r] for r in a if r in b and b[r] > 0]
-                    cells.append(f"{statistics.median(ratios):.2f} [{min(ratios):.2f}-{max(ratios):.2f}]"
-                                 if ratios else "-")
+                cells = [ratios_cell(vals, prog, t, l, l + "@b")[1] for t in ts]
                 print(f"| {l} | " + " | ".join(cells) + " |")
     if failed:
         print(f"\n**{len(failed)} failed runs** (not in the medians):")

@@ -167,7 +167,7 @@
  *     CAS succeeds only from the current `grants`).
  *   `cap` is a hint read and written relaxed: admission decisions use it,
  *     the safety and liveness arguments above do not (cap >= 1 always).
- *   `limiting` is a hint too (above): relaxed.  `calm` and `quiet` are
+ *   `limiting` is a hint too (above): relaxed.  `calm` is
  *     written only by the holder (the release before its inner release, the
  *     shrink after its inner acquire): relaxed, as `releases`.
  *   The counted word in the context is written by the acquirer and read by
@@ -337,17 +337,17 @@ typedef struct clof_cr {
     clof_atomic32_t limiting; /* 1: contended acquisitions are counted and
                                  may go passive; 0: open (CLOF_CR_LAZY) */
     clof_atomic32_t calm;     /* holder only: counted releases in a row
-                                 that found nobody passive, cap at its max */
-    clof_atomic32_t quiet;    /* holder only: counted releases since `cap`
-                                 last shrank or grew (while below its max) */
+                                 without a shrink: below the max, towards
+                                 growing `cap` (CLOF_CR_GROW); at it, with
+                                 nobody passive, towards opening
+                                 (CLOF_CR_CALM); clof_cr_calm_ */
     CLOF_CR_Q_(t) queue;      /* the passive set (CNA: NUMA-aware) */
 } clof_cr_t;
 
 #define CLOF_CR_STATE_INITIALIZER                                              \
     {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0),      \
      CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0),      \
-     CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0),      \
-     CLOF_CR_Q_INITIALIZER}
+     CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_CR_Q_INITIALIZER}
 
 static inline void clof_cr_state_init(clof_cr_t *s)
 {
@@ -359,7 +359,6 @@ static inline void clof_cr_state_init(clof_cr_t *s)
     clof_atomic32_write_rlx(&s->taken, 0);
     clof_atomic32_write_rlx(&s->limiting, 0);
     clof_atomic32_write_rlx(&s->calm, 0);
-    clof_atomic32_write_rlx(&s->quiet, 0);
     CLOF_CR_Q_(init)(&s->queue);
 }
 
@@ -497,14 +496,15 @@ static inline clof_cr_signal_t clof_cr_admit_(clof_cr_t *s, clof_atomic32_t *mir
 
 /* After the inner acquire of an admitted thread (holding the lock): shrink
  * the active set when its wait could not keep a cpu (it lowered its spin
- * budget, or parked), and start the quiet count over (clof_cr_calm_). */
+ * budget, or parked), and start the count of calm releases over
+ * (clof_cr_calm_). */
 static inline void clof_cr_acquired_(clof_cr_t *s, clof_cr_signal_t g)
 {
     if (CLOF_CR_CROWDED(s, g)) {
         uint32_t c = clof_atomic32_read_rlx(&s->cap);
         if (c > 1)
             clof_atomic32_write_rlx(&s->cap, c - 1);
-        clof_atomic32_write_rlx(&s->quiet, 0);
+        clof_atomic32_write_rlx(&s->calm, 0);
     }
 }
 
@@ -525,9 +525,10 @@ static inline void clof_cr_open_acquired_(clof_cr_t *s, clof_cr_signal_t g)
 }
 
 /* A counted release, still holding: grow the active set by one after
- * CLOF_CR_GROW counted releases in a row without a shrink signal (quiet),
- * count the calm ones (nobody passive, the active set at its largest) and
- * open the lock after CLOF_CR_CALM.
+ * CLOF_CR_GROW counted releases in a row without a shrink signal, and open
+ * the lock after CLOF_CR_CALM more in a row that found nobody passive with
+ * the active set at its largest.  One count serves both (`calm`): below
+ * the largest set only the growth counts, at it only the opening.
  *
  * Why the quiet growth: `cap` shrinks at every signal and otherwise grew
  * only at an idle grant (the active set emptied with passive threads
@@ -543,25 +544,25 @@ static inline void clof_cr_open_acquired_(clof_cr_t *s, clof_cr_signal_t g)
 CLOF_SLOW void clof_cr_calm_(clof_cr_t *s)
 {
     uint32_t max = CLOF_CR_CPUS(), c = clof_atomic32_read_rlx(&s->cap);
-    if (c != 0 && c < max) {
-        uint32_t q = clof_atomic32_read_rlx(&s->quiet) + 1;
-        if (q >= CLOF_CR_GROW) {
-            clof_atomic32_write_rlx(&s->cap, ++c);
+    uint32_t was = clof_atomic32_read_rlx(&s->calm), k = was + 1;
+    if (c == 0) {
+        k = 0; /* not sized (a counted release has sized it: defensive) */
+    } else if (c < max) { /* below its max: towards growing */
+        if (k >= CLOF_CR_GROW) {
+            clof_atomic32_write_rlx(&s->cap, c + 1);
             CLOF_CR_ON_GROW(s);
-            q = 0;
+            k = 0;
         }
-        clof_atomic32_write_rlx(&s->quiet, q);
-    }
-    uint32_t k = 0;
-    if (clof_atomic32_read_rlx(&s->npassive) == 0 && c >= max) {
-        k = clof_atomic32_read_rlx(&s->calm) + 1;
+    } else if (clof_atomic32_read_rlx(&s->npassive) == 0) { /* towards opening */
         if (k >= CLOF_CR_CALM) {
             clof_atomic32_write_rlx(&s->limiting, 0);
             CLOF_CR_ON_LIMIT(s, 0);
             k = 0;
         }
+    } else {
+        k = 0;
     }
-    if (k != clof_atomic32_read_rlx(&s->calm))
+    if (k != was)
         clof_atomic32_write_rlx(&s->calm, k);
 }
 

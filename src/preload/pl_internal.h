@@ -120,7 +120,7 @@ static inline void *pl_tree_reuse(const void *kind)
  * lock"): the lock is that word and its tree's index in a table of trees
  * (pl_core.c), 8 bytes in place.  With the word on the tree's line every
  * uncontended acquisition moved that line too.  Trees keep their index for
- * good: they are retired and reused (PL_RETIRE_TREE below), never freed,
+ * good: they are retired and reused (pl_retire_hmcs below), never freed,
  * so the table only grows with the most trees ever alive at once. */
 #define PL_HMCS_CHUNK_SHIFT 12u /* tree pointers per chunk: 2^12 (32 KiB) */
 #define PL_HMCS_CHUNKS (1u << 16) /* chunks: 2^28 trees */
