@@ -6,6 +6,8 @@
  * until its predecessor's node is unlocked; release unlocks its own node and
  * takes over the predecessor's node for its next acquisition (the successor
  * still reads the released one).  Local spinning on the predecessor's node.
+ * With nobody queued, release instead marks the tail free (the free mark,
+ * below) and the uncontended hand-over touches the tail alone.
  * Paper: CLoF (SOSP'21) §2.1; cohort paper (TOPC'15) §3.4 (A-C-BO-CLH);
  * Craig / Landin and Hagersten.
  * Properties: fair (FIFO); context = { node in use, predecessor, own node };
@@ -28,8 +30,8 @@
  * cannot let a lock's memory hold a node -- the preload library, whose
  * locks live in the program's pthread_mutex_t, memory the program frees
  * while the node in it may be some thread's -- defines, before including
- * this header, CLOF_CLH_FIRST_NODE() to return a fresh node with `locked`
- * 0 that nobody else uses (a pool's).  The lock is then its tail alone (8
+ * this header, CLOF_CLH_FIRST_NODE() to return a fresh node that nobody
+ * else uses (a pool's; its `locked` is never read: an empty tail is free).  The lock is then its tail alone (8
  * bytes), the first acquisition of a lock takes the node from there (out of
  * line, once in the lock's life), and when the lock is done with, the
  * node its tail holds (clof_clh_idle_node: nobody's but the lock's, once
@@ -37,30 +39,51 @@
  * algorithm is the same: the node the first acquisition takes over comes
  * from elsewhere, that is all (checked as `clh.first-outside`,
  * docs/verification.md).
- * tryacquire: succeeds only when the lock is free; in the rare ABA case where
- * the free tail node is reused between the check and the swap it waits for
- * that holder (bounded by one critical section).
+ * The free mark (clof's own, 2026-11-27).  A release that finds the tail
+ * still its own node, nobody queued behind it, writes no node: it swaps
+ * the tail from its node to its predecessor's node with the low bit set
+ * (nodes are cache-line aligned), the mark that the lock is free and the
+ * node named is idle in it, and keeps its own node for its next
+ * acquisition.  (Nobody else refers to the predecessor's node: its owner
+ * moved on when it handed over, and its one successor was the releaser.)
+ * An acquisition whose exchange returns a marked node (or the empty tail)
+ * holds the lock at once and takes that node over without reading it;
+ * only a thread that queued behind a held, unmarked node reads (and waits
+ * on) its `locked`, which its owner's release then writes, handing its
+ * node to the successor and taking over its predecessor's as in the
+ * paper's CLH.  So an uncontended hand-over touches the lock's word
+ * alone: no read of the last holder's node, and no node that circulates
+ * to another cpu to be written there (in the preload library's `cr:clh`
+ * under LevelDB the read took as many samples as the mutex's own line,
+ * docs/cr.md).  A node's `locked` is meaningful only while it is the
+ * tail unmarked or some waiter's predecessor; an idle node's is never
+ * read (its next owner writes 1 before it publishes it).
+ * tryacquire: succeeds only when the lock is free (the tail empty or
+ * marked) and never waits: a marked tail value always means "this node is
+ * idle in the lock, nobody holds or waits", whatever happened between the
+ * read and the compare-exchange, so an ABA of the marked value is harmless.
  *
  * Memory orders:
  *   node->locked = 1 relaxed: published by the seq_cst tail exchange, which
  *     the successor's exchange reads before it reads the node.
- *   xchg on tail seq_cst: acquire for the uncontended case is carried by the
- *     await on the predecessor node (acquire), release for the node init.
+ *   xchg on tail seq_cst: its acquire half takes over the critical section
+ *     of a release that marked the tail (reads-from that compare-exchange,
+ *     release); for an unmarked predecessor the acquire is carried by the
+ *     await on its node (acquire).  Release half: the node init.
  *   await pred->locked == 0 acquire: pairs with the predecessor's waking
  *     (release) store in release.
- *   tryacquire's first read of pred->locked relaxed: only a filter; the
- *     acquire that orders the critical sections is the await after the
- *     successful cmpxchg (immediate unless ABA).  A conditional branch
- *     separates the read from every later store (no load buffering on
- *     Armv8).  Verified together with every other order of this header by
- *     `clof-verify --optimize clh` (C11, park mode too); on Armv8 LDAR ->
- *     LDR, on x86 the same MOV (docs/verification.md, "Relaxations
- *     adopted").
- *   release: a wakeable store of 0 to my node (seq_cst under spin-park),
- *     then a seq_cst read of tail: a successor that swaps in after that read
- *     reads my node after our store and never parks, so the wake is needed
- *     only when tail moved.  The node bookkeeping in the context is private
- *     to the holder (plain fields).
+ *   tryacquire's read of tail relaxed: only a filter; the compare-exchange
+ *     (seq_cst) reads the marking compare-exchange's value and acquires.
+ *   release: a relaxed read of tail (only my own exchange or later values
+ *     can be read, and none of them is my node again while I hold: a
+ *     filter that keeps the compare-exchange off a line others are
+ *     swapping), then the marking compare-exchange, release (publishes the
+ *     critical section to the next exchange, and with it the idle node).  If the tail moved, somebody
+ *     waits or will wait on my node: a wakeable store of 0 (seq_cst under
+ *     spin-park), then the wake.  The node bookkeeping in the context is
+ *     private to the holder (plain fields).
+ *   Verified together by `clof-verify --optimize clh` (C11, park mode too)
+ *   and `clh.first-outside` (docs/verification.md).
  */
 #ifndef CLOF_LOCK_CLH_H
 #define CLOF_LOCK_CLH_H
@@ -123,12 +146,36 @@ CLOF_SLOW clof_clh_node_t *clof_clh_first_(clof_clh_t *l)
 }
 #endif
 
+/* The free mark: the tail's low bit (nodes are cache-line aligned). */
+static inline bool clof_clh_marked_(const clof_clh_node_t *t)
+{
+    return ((uintptr_t)t & 1u) != 0;
+}
+
+static inline clof_clh_node_t *clof_clh_mark_(clof_clh_node_t *n)
+{
+    return (clof_clh_node_t *)((uintptr_t)n | 1u);
+}
+
+static inline clof_clh_node_t *clof_clh_unmark_(clof_clh_node_t *t)
+{
+    return (clof_clh_node_t *)((uintptr_t)t & ~(uintptr_t)1u);
+}
+
 /* The node the tail of an unlocked lock without waiters holds (NULL if the
  * lock was never acquired): nobody's but the lock's.  Whoever frees or
  * reuses the lock's memory may take it (the first node outside, above). */
 static inline clof_clh_node_t *clof_clh_idle_node(clof_clh_t *l)
 {
-    return clof_atomicptr_read_rlx(&l->tail);
+    return clof_clh_unmark_(clof_atomicptr_read_rlx(&l->tail));
+}
+
+/* Whether the tail says free (empty or marked): true of an unlocked lock
+ * without waiters, once its last release has returned. */
+static inline bool clof_clh_idle(clof_clh_t *l)
+{
+    clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
+    return t == NULL || clof_clh_marked_(t);
 }
 
 static inline clof_clh_node_t *clof_clh_mynode_(clof_clh_ctx_t *c)
@@ -156,8 +203,15 @@ CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
     clof_clh_node_t *me = clof_clh_mynode_(c);
     clof_atomic32_write_rlx(&me->locked, 1);
     clof_clh_node_t *pred = clof_atomicptr_xchg(&l->tail, me);
-    if (CLOF_UNLIKELY(pred == NULL))
-        pred = clof_clh_first_(l);
+    if (CLOF_LIKELY(clof_clh_marked_(pred))) { /* free: a marking release's */
+        c->pred = clof_clh_unmark_(pred);
+        return;
+    }
+    if (CLOF_UNLIKELY(pred == NULL)) { /* free: the first acquisition */
+        c->pred = clof_clh_first_(l);
+        return;
+    }
+    /* held (or being handed over): its owner's release writes `locked` */
     if (CLOF_UNLIKELY(clof_atomic32_read_acq(&pred->locked) != 0))
         clof_clh_wait_(c, me, pred);
     else
@@ -167,17 +221,14 @@ CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
 CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
-    /* (an empty tail: the first node, unlocked until someone takes it over,
-     * which only an acquisition after the tail's first exchange does) */
-    if (t != NULL && clof_atomic32_read_rlx(&t->locked) != 0)
+    /* free only if empty (the first node) or marked by its last release */
+    if (t != NULL && !clof_clh_marked_(t))
         return false;
     clof_clh_node_t *me = clof_clh_mynode_(c);
     clof_atomic32_write_rlx(&me->locked, 1);
     if (clof_atomicptr_cmpxchg(&l->tail, t, me) != t)
         return false;
-    clof_clh_node_t *pred = t != NULL ? t : clof_clh_first_(l);
-    clof_atomic32_await_eq_acq(&pred->locked, 0); /* immediate but for ABA */
-    c->pred = pred;
+    c->pred = t != NULL ? clof_clh_unmark_(t) : clof_clh_first_(l);
     return true;
 }
 
@@ -185,9 +236,14 @@ CLOF_INLINE void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     (void)l;
     clof_clh_node_t *me = c->node;
-    c->node = c->pred; /* take over the predecessor's node */
+    clof_clh_node_t *pred = c->pred;
+    if (clof_atomicptr_read_rlx(&l->tail) == me &&
+        clof_atomicptr_cmpxchg_rel(&l->tail, me, clof_clh_mark_(pred)) == me)
+        return; /* nobody queued: the lock is free, idle on pred; mine stays */
+    /* a successor swapped in behind my node: it waits (or will) on it */
+    c->node = pred; /* take over the predecessor's node */
     clof_atomic32_write_wakeable(&me->locked, 0);
-    if (CLOF_WAIT_CAN_PARK && clof_atomicptr_read(&l->tail) != me)
+    if (CLOF_WAIT_CAN_PARK)
         clof_atomic32_wake(&me->locked, 0);
 }
 
