@@ -13,7 +13,10 @@ has A/B pairs (NAME and NAME@b: --lib-b of oversub.sh and apps.sh), it
 also prints NAME / NAME@b as the median of per-repeat ratios: the direct
 comparison of the two builds, which a switch of the machine's speed
 between repeats (this 2-vCPU VM has two modes, docs/perf.md) moves far
-less than the two columns against glibc.
+less than the two columns against glibc.  Where the run has a layer and
+its inner lock (cr:NAME and NAME, asl:NAME and NAME, in the same build),
+it prints LAYER:NAME / NAME the same way: the issue's "no run slower than
+its plain lock", per repeat.
 """
 import json
 import statistics
@@ -21,6 +24,9 @@ import sys
 from collections import defaultdict
 
 _loads = []
+# the layers over a lock, whose NAME:LOCK is compared with LOCK (the "@b"
+# of a layered lock pairs with the plain lock's "@b": cr:mcs@b / mcs@b)
+LAYERS = ("cr", "asl")
 
 
 def goal_of(goals, lock):
@@ -138,6 +144,15 @@ def main():
             for l in pairs:
                 cells = [ratios_cell(vals, prog, t, l, l + "@b")[1] for t in ts]
                 print(f"| {l} | " + " | ".join(cells) + " |")
+        layered = [(l, l.split(":", 1)[1]) for l in locks
+                   if l.split(":", 1)[0] in LAYERS and ":" in l and l.split(":", 1)[1] in locks]
+        if layered:
+            print(f"\n{prog}: layer / plain lock, median of per-repeat ratios [min-max]\n")
+            print("| lock | " + " | ".join(f"T={t}" for t in ts) + " |")
+            print("|---|" + "---:|" * len(ts))
+            for l, inner in layered:
+                cells = [ratios_cell(vals, prog, t, l, inner)[1] for t in ts]
+                print(f"| {l} / {inner} | " + " | ".join(cells) + " |")
     if failed:
         print(f"\n**{len(failed)} failed runs** (not in the medians):")
         for r in failed[:20]:

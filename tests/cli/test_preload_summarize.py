@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """bench/preload/summarize.py on a small hand-made run: the medians, the
-ratios against glibc, and the A/B table of NAME against NAME@b (each
+ratios against glibc, the A/B table of NAME against NAME@b (each
 ratio taken within a repeat, so a repeat where the machine ran at half
-speed for every lock moves the glibc column but not the A/B one)."""
+speed for every lock moves the glibc column but not the A/B one), and the
+table of a layer over its plain lock (cr:mcs / mcs, cr:mcs@b / mcs@b)."""
 import json
 import os
 import subprocess
@@ -22,7 +23,8 @@ def check(cond, what):
 def main():
     # three repeats; repeat 2 runs at half speed for everyone (a machine mode)
     rows = [{"type": "meta", "driver": "test", "cmdline": "test"}]
-    base = {"glibc": 100.0, "cr:mcs": 90.0, "cr:mcs@b": 60.0, "mcs": 10.0}
+    base = {"glibc": 100.0, "cr:mcs": 90.0, "cr:mcs@b": 60.0, "mcs": 10.0,
+            "clof:tkt-mcs": 50.0}
     for rep, speed in ((1, 1.0), (2, 0.5), (3, 1.0)):
         for lock, v in base.items():
             rows.append({"program": "pl_mutexbench", "lock": lock, "threads": 4,
@@ -39,12 +41,18 @@ def main():
     check("| cr:mcs | 1.50 [1.50-1.50] |" in out, "cr:mcs / cr:mcs@b row: " + out)
     # a lock without an @b partner has no A/B row
     ab = out[out.index("A/B, lock / lock@b"):]
-    check("| mcs |" not in ab, "plain mcs in the A/B table: " + ab)
+    check("| mcs |" not in ab.split("layer / plain")[0], "plain mcs in the A/B table: " + ab)
+    check("layer / plain lock" in out, "no layer / plain table: " + out)
+    lp = out[out.index("layer / plain lock"):]
+    check("| cr:mcs / mcs | 9.00 [9.00-9.00] |" in lp, "cr:mcs / mcs row: " + lp)
+    # mcs@b is not in the run: no cr:mcs@b row; clof: is not a layer
+    check("cr:mcs@b /" not in lp, "cr:mcs@b without mcs@b: " + lp)
+    check("clof:tkt-mcs /" not in lp, "clof: taken for a layer: " + lp)
     if failures:
         for f in failures:
             print("FAIL:", f)
         return 1
-    print("ok summarize.py A/B")
+    print("ok summarize.py A/B and layer / plain")
     return 0
 
 
