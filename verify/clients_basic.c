@@ -75,7 +75,7 @@ static void clh_outside_final(void *arg)
     clof_clh_node_t *idle = clof_clh_idle_node(&clh_lock);
     vc_assert(vc_clh_taken == 1, "the first node was not taken");
     vc_assert(idle != NULL && clof_clh_idle(&clh_lock),
-              "the idle tail is not free (neither empty nor marked)");
+              "the idle tail is not free (neither empty, marked nor unlocked)");
     for (int t = 0; t < 3; t++)
         vc_assert(clh_ctx[t].node != idle, "the idle tail's node is also a context's");
 }

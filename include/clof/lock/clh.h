@@ -31,7 +31,8 @@
  * locks live in the program's pthread_mutex_t, memory the program frees
  * while the node in it may be some thread's -- defines, before including
  * this header, CLOF_CLH_FIRST_NODE() to return a fresh node that nobody
- * else uses (a pool's; its `locked` is never read: an empty tail is free).  The lock is then its tail alone (8
+ * else uses (a pool's; its `locked` is never read: an empty tail is
+ * free).  The lock is then its tail alone (8
  * bytes), the first acquisition of a lock takes the node from there (out of
  * line, once in the lock's life), and when the lock is done with, the
  * node its tail holds (clof_clh_idle_node: nobody's but the lock's, once
@@ -39,8 +40,9 @@
  * algorithm is the same: the node the first acquisition takes over comes
  * from elsewhere, that is all (checked as `clh.first-outside`,
  * docs/verification.md).
- * The free mark (clof's own, 2026-11-27).  A release that finds the tail
- * still its own node, nobody queued behind it, writes no node: it swaps
+ * The free mark (clof's own, 2026-11-27).  A release after an acquisition
+ * that did not wait, which finds the tail still its own node (nobody
+ * queued behind it), writes no node: it swaps
  * the tail from its node to its predecessor's node with the low bit set
  * (nodes are cache-line aligned), the mark that the lock is free and the
  * node named is idle in it, and keeps its own node for its next
@@ -58,10 +60,24 @@
  * docs/cr.md).  A node's `locked` is meaningful only while it is the
  * tail unmarked or some waiter's predecessor; an idle node's is never
  * read (its next owner writes 1 before it publishes it).
- * tryacquire: succeeds only when the lock is free (the tail empty or
- * marked) and never waits: a marked tail value always means "this node is
- * idle in the lock, nobody holds or waits", whatever happened between the
- * read and the compare-exchange, so an ABA of the marked value is harmless.
+ * A release after an acquisition that waited (`waited` in the context) is
+ * the paper's: it writes 0 first, hands over, and only then reads the tail
+ * to decide on a wake.  The marking release must look at the tail before
+ * it lets its node go (written first, the node could be taken over and
+ * reused before the compare-exchange: an ABA the model checker finds), and
+ * that look, a line a successor's exchange has just taken, would sit on
+ * every contended hand-over: natively on 16 cpus it cost 11% at T = 2 and
+ * 8 when every release marked (docs/basic-locks.md).  A lock whose last
+ * release did not mark has an unmarked tail whose node is unlocked: free,
+ * as in the paper; the next acquisition reads that node once and, not
+ * having waited, marks at its release.
+ * tryacquire: succeeds only when the lock is free.  On a marked (or empty)
+ * tail it never waits: a marked value always means "this node is idle in
+ * the lock, nobody holds or waits", whatever happened between the read
+ * and the compare-exchange, so an ABA of the marked value is harmless.  On
+ * an unmarked tail whose node is unlocked, in the rare ABA case where that
+ * node is reused between the read and the compare-exchange it waits for
+ * that one holder.
  *
  * Memory orders:
  *   node->locked = 1 relaxed: published by the seq_cst tail exchange, which
@@ -72,9 +88,17 @@
  *     await on its node (acquire).  Release half: the node init.
  *   await pred->locked == 0 acquire: pairs with the predecessor's waking
  *     (release) store in release.
- *   tryacquire's read of tail relaxed: only a filter; the compare-exchange
- *     (seq_cst) reads the marking compare-exchange's value and acquires.
- *   release: a relaxed read of tail (only my own exchange or later values
+ *   tryacquire's reads of tail and of an unmarked tail's node relaxed:
+ *     only filters; the compare-exchange (seq_cst) reads the marking
+ *     compare-exchange's value and acquires, or the await after it
+ *     (acquire) orders behind an unmarked node's release.  A conditional
+ *     branch separates the relaxed node read from every later store (no
+ *     load buffering on Armv8).
+ *   release after a wait: the paper's: a wakeable store of 0 (seq_cst under
+ *     spin-park), then a seq_cst read of tail: a successor that swaps in
+ *     after that read reads my node after our store and never parks, so
+ *     the wake is needed only when tail moved.
+ *   release after a free acquisition: a relaxed read of tail (only my own exchange or later values
  *     can be read, and none of them is my node again while I hold: a
  *     filter that keeps the compare-exchange off a line others are
  *     swapping), then the marking compare-exchange, release (publishes the
@@ -102,6 +126,7 @@ typedef struct {
 typedef struct {
     clof_clh_node_t *node; /* node for the next acquisition (NULL: own) */
     clof_clh_node_t *pred; /* predecessor's node, taken over at release */
+    unsigned waited;       /* this acquisition waited: release as the paper's */
     clof_clh_node_t own;
 } CLOF_CACHE_ALIGNED clof_clh_ctx_t;
 
@@ -170,12 +195,13 @@ static inline clof_clh_node_t *clof_clh_idle_node(clof_clh_t *l)
     return clof_clh_unmark_(clof_atomicptr_read_rlx(&l->tail));
 }
 
-/* Whether the tail says free (empty or marked): true of an unlocked lock
- * without waiters, once its last release has returned. */
+/* Whether the tail says free (empty, marked, or its node unlocked): true
+ * of an unlocked lock without waiters, once its last release has returned. */
 static inline bool clof_clh_idle(clof_clh_t *l)
 {
     clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
-    return t == NULL || clof_clh_marked_(t);
+    return t == NULL || clof_clh_marked_(t) ||
+           clof_atomic32_read_rlx(&t->locked) == 0;
 }
 
 static inline clof_clh_node_t *clof_clh_mynode_(clof_clh_ctx_t *c)
@@ -196,6 +222,7 @@ CLOF_SLOW void clof_clh_wait_(clof_clh_ctx_t *c, clof_clh_node_t *me,
     /* my successor is next: let it be running at my release */
     clof_atomic32_nudge(&me->locked, 0);
     c->pred = pred;
+    c->waited = 1;
 }
 
 CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
@@ -203,6 +230,7 @@ CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
     clof_clh_node_t *me = clof_clh_mynode_(c);
     clof_atomic32_write_rlx(&me->locked, 1);
     clof_clh_node_t *pred = clof_atomicptr_xchg(&l->tail, me);
+    c->waited = 0;
     if (CLOF_LIKELY(clof_clh_marked_(pred))) { /* free: a marking release's */
         c->pred = clof_clh_unmark_(pred);
         return;
@@ -211,7 +239,7 @@ CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
         c->pred = clof_clh_first_(l);
         return;
     }
-    /* held (or being handed over): its owner's release writes `locked` */
+    /* held or released unmarked: its owner's release writes `locked` */
     if (CLOF_UNLIKELY(clof_atomic32_read_acq(&pred->locked) != 0))
         clof_clh_wait_(c, me, pred);
     else
@@ -221,14 +249,26 @@ CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
 CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
-    /* free only if empty (the first node) or marked by its last release */
-    if (t != NULL && !clof_clh_marked_(t))
+    /* free: empty (the first node), marked by its last release, or
+     * unmarked with its node unlocked (a release after a contended
+     * acquisition, which does not mark) */
+    bool marked = t == NULL || clof_clh_marked_(t);
+    if (!marked && clof_atomic32_read_rlx(&t->locked) != 0)
         return false;
     clof_clh_node_t *me = clof_clh_mynode_(c);
     clof_atomic32_write_rlx(&me->locked, 1);
     if (clof_atomicptr_cmpxchg(&l->tail, t, me) != t)
         return false;
-    c->pred = t != NULL ? clof_clh_unmark_(t) : clof_clh_first_(l);
+    c->waited = 0;
+    if (CLOF_LIKELY(marked)) {
+        c->pred = t != NULL ? clof_clh_unmark_(t) : clof_clh_first_(l);
+        return true;
+    }
+    /* an unmarked node may have been reused between the read and the
+     * compare-exchange (ABA): then its new holder is my predecessor, and
+     * I wait for it (one critical section at most) */
+    clof_atomic32_await_eq_acq(&t->locked, 0);
+    c->pred = t;
     return true;
 }
 
@@ -237,6 +277,13 @@ CLOF_INLINE void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
     (void)l;
     clof_clh_node_t *me = c->node;
     clof_clh_node_t *pred = c->pred;
+    if (CLOF_UNLIKELY(c->waited)) { /* contended: the paper's release */
+        c->node = pred;             /* take over the predecessor's node */
+        clof_atomic32_write_wakeable(&me->locked, 0);
+        if (CLOF_WAIT_CAN_PARK && clof_atomicptr_read(&l->tail) != me)
+            clof_atomic32_wake(&me->locked, 0);
+        return;
+    }
     if (clof_atomicptr_read_rlx(&l->tail) == me &&
         clof_atomicptr_cmpxchg_rel(&l->tail, me, clof_clh_mark_(pred)) == me)
         return; /* nobody queued: the lock is free, idle on pred; mine stays */
