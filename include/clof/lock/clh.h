@@ -60,7 +60,8 @@
  * docs/cr.md).  A node's `locked` is meaningful only while it is the
  * tail unmarked or some waiter's predecessor; an idle node's is never
  * read (its next owner writes 1 before it publishes it).
- * A release after an acquisition that waited (`waited` in the context) is
+ * A release after an acquisition that waited (the low bit of the
+ * context's `pred`, clof_clh_waited_) is
  * the paper's: it writes 0 first, hands over, and only then reads the tail
  * to decide on a wake.  The marking release must look at the tail before
  * it lets its node go (written first, the node could be taken over and
@@ -125,8 +126,9 @@ typedef struct {
 
 typedef struct {
     clof_clh_node_t *node; /* node for the next acquisition (NULL: own) */
-    clof_clh_node_t *pred; /* predecessor's node, taken over at release */
-    unsigned waited;       /* this acquisition waited: release as the paper's */
+    clof_clh_node_t *pred; /* predecessor's node, taken over at release; its
+                              low bit: this acquisition waited (release as
+                              the paper's), clof_clh_waited_ */
     clof_clh_node_t own;
 } CLOF_CACHE_ALIGNED clof_clh_ctx_t;
 
@@ -187,6 +189,13 @@ static inline clof_clh_node_t *clof_clh_unmark_(clof_clh_node_t *t)
     return (clof_clh_node_t *)((uintptr_t)t & ~(uintptr_t)1u);
 }
 
+/* The context's record of an acquisition that waited: the low bit of its
+ * `pred` (private to the holder; not the tail's mark). */
+static inline clof_clh_node_t *clof_clh_waited_(clof_clh_node_t *pred)
+{
+    return (clof_clh_node_t *)((uintptr_t)pred | 1u);
+}
+
 /* The node the tail of an unlocked lock without waiters holds (NULL if the
  * lock was never acquired): nobody's but the lock's.  Whoever frees or
  * reuses the lock's memory may take it (the first node outside, above). */
@@ -221,8 +230,7 @@ CLOF_SLOW void clof_clh_wait_(clof_clh_ctx_t *c, clof_clh_node_t *me,
     clof_atomic32_await_eq_acq(&pred->locked, 0);
     /* my successor is next: let it be running at my release */
     clof_atomic32_nudge(&me->locked, 0);
-    c->pred = pred;
-    c->waited = 1;
+    c->pred = clof_clh_waited_(pred);
 }
 
 CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
@@ -230,7 +238,6 @@ CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
     clof_clh_node_t *me = clof_clh_mynode_(c);
     clof_atomic32_write_rlx(&me->locked, 1);
     clof_clh_node_t *pred = clof_atomicptr_xchg(&l->tail, me);
-    c->waited = 0;
     if (CLOF_LIKELY(clof_clh_marked_(pred))) { /* free: a marking release's */
         c->pred = clof_clh_unmark_(pred);
         return;
@@ -246,29 +253,37 @@ CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
         c->pred = pred;
 }
 
-CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
+/* tryacquire on an unmarked tail `t`, out of line: free if its node is
+ * unlocked (a release after a contended acquisition does not mark). */
+CLOF_SLOW bool clof_clh_tryacquire_unmarked_(clof_clh_t *l, clof_clh_ctx_t *c,
+                                             clof_clh_node_t *t)
 {
-    clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
-    /* free: empty (the first node), marked by its last release, or
-     * unmarked with its node unlocked (a release after a contended
-     * acquisition, which does not mark) */
-    bool marked = t == NULL || clof_clh_marked_(t);
-    if (!marked && clof_atomic32_read_rlx(&t->locked) != 0)
+    if (clof_atomic32_read_rlx(&t->locked) != 0)
         return false;
     clof_clh_node_t *me = clof_clh_mynode_(c);
     clof_atomic32_write_rlx(&me->locked, 1);
     if (clof_atomicptr_cmpxchg(&l->tail, t, me) != t)
         return false;
-    c->waited = 0;
-    if (CLOF_LIKELY(marked)) {
-        c->pred = t != NULL ? clof_clh_unmark_(t) : clof_clh_first_(l);
-        return true;
-    }
-    /* an unmarked node may have been reused between the read and the
+    /* the node may have been reused between the read and the
      * compare-exchange (ABA): then its new holder is my predecessor, and
      * I wait for it (one critical section at most) */
     clof_atomic32_await_eq_acq(&t->locked, 0);
     c->pred = t;
+    return true;
+}
+
+CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
+{
+    clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
+    /* free: empty (the first node) or marked by its last release; an
+     * unmarked tail is held, or free behind a release that did not mark */
+    if (CLOF_UNLIKELY(t != NULL && !clof_clh_marked_(t)))
+        return clof_clh_tryacquire_unmarked_(l, c, t);
+    clof_clh_node_t *me = clof_clh_mynode_(c);
+    clof_atomic32_write_rlx(&me->locked, 1);
+    if (clof_atomicptr_cmpxchg(&l->tail, t, me) != t)
+        return false;
+    c->pred = t != NULL ? clof_clh_unmark_(t) : clof_clh_first_(l);
     return true;
 }
 
@@ -277,8 +292,8 @@ CLOF_INLINE void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
     (void)l;
     clof_clh_node_t *me = c->node;
     clof_clh_node_t *pred = c->pred;
-    if (CLOF_UNLIKELY(c->waited)) { /* contended: the paper's release */
-        c->node = pred;             /* take over the predecessor's node */
+    if (CLOF_UNLIKELY((uintptr_t)pred & 1u)) { /* waited (clof_clh_waited_) */
+        c->node = clof_clh_unmark_(pred); /* take over the predecessor's */
         clof_atomic32_write_wakeable(&me->locked, 0);
         if (CLOF_WAIT_CAN_PARK && clof_atomicptr_read(&l->tail) != me)
             clof_atomic32_wake(&me->locked, 0);
