@@ -54,7 +54,7 @@ def parse_callgrind(path, lib):
     calls = 0
     glibc_calls = 0  # glibc's own, where the library's were not called
     in_lib = 0
-    cur_ob = cur_fn = None
+    cur_ob = None
     cfn = None
     pending_call = False  # the next cost line is a call's inclusive cost
     for line in open(path, errors="replace"):
@@ -69,8 +69,6 @@ def parse_callgrind(path, lib):
                 name = names[table].get(ident, name)
             if kind == "ob":
                 cur_ob = name
-            elif kind == "fn":
-                cur_fn = name
             elif kind == "cfn":
                 cfn = name
             continue
@@ -143,11 +141,9 @@ def main():
             records = int(opt["--records"]) if opt["--records"] else (200000 if prog == "kccachetest" else 20000)
             for lock in locks:
                 f = os.path.join(d, "cg.out")
-                env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LD_PRELOAD": lib}
-                if lock != "glibc":
-                    env["CLOF_LOCK"] = lock
-                else:  # glibc's mutexes with the library loaded: CLOF_LOCK=glibc
-                    env["CLOF_LOCK"] = "glibc"
+                # glibc: its mutexes with the library loaded (CLOF_LOCK=glibc)
+                env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LD_PRELOAD": lib,
+                       "CLOF_LOCK": lock}
                 cmd = ["setarch", "-R", "valgrind", "--tool=callgrind", f"--callgrind-out-file={f}"] + \
                     workload(prog, threads, records)
                 r = subprocess.run(cmd, env=env, cwd=d, capture_output=True, text=True)

@@ -145,7 +145,7 @@ def main():
                 cells = [ratios_cell(vals, prog, t, l, l + "@b")[1] for t in ts]
                 print(f"| {l} | " + " | ".join(cells) + " |")
         layered = [(l, l.split(":", 1)[1]) for l in locks
-                   if l.split(":", 1)[0] in LAYERS and ":" in l and l.split(":", 1)[1] in locks]
+                   if ":" in l and l.split(":", 1)[0] in LAYERS and l.split(":", 1)[1] in locks]
         if layered:
             print(f"\n{prog}: layer / plain lock, median of per-repeat ratios [min-max]\n")
             print("| lock | " + " | ".join(f"T={t}" for t in ts) + " |")

@@ -6,8 +6,9 @@
  * until its predecessor's node is unlocked; release unlocks its own node and
  * takes over the predecessor's node for its next acquisition (the successor
  * still reads the released one).  Local spinning on the predecessor's node.
- * With nobody queued, release instead marks the tail free (the free mark,
- * below) and the uncontended hand-over touches the tail alone.
+ * After an acquisition that did not wait, a release with nobody queued
+ * marks the tail free instead (the free mark, below), and the uncontended
+ * hand-over touches the tail alone.
  * Paper: CLoF (SOSP'21) §2.1; cohort paper (TOPC'15) §3.4 (A-C-BO-CLH);
  * Craig / Landin and Hagersten.
  * Properties: fair (FIFO); context = { node in use, predecessor, own node };
@@ -42,9 +43,9 @@
  * docs/verification.md).
  * The free mark (clof's own, 2026-11-27).  A release after an acquisition
  * that did not wait, which finds the tail still its own node (nobody
- * queued behind it), writes no node: it swaps
- * the tail from its node to its predecessor's node with the low bit set
- * (nodes are cache-line aligned), the mark that the lock is free and the
+ * queued behind it), writes no node: it swaps the tail from its node to
+ * its predecessor's node with the low bit set (nodes are cache-line
+ * aligned), the mark that the lock is free and the
  * node named is idle in it, and keeps its own node for its next
  * acquisition.  (Nobody else refers to the predecessor's node: its owner
  * moved on when it handed over, and its one successor was the releaser.)
@@ -61,8 +62,7 @@
  * tail unmarked or some waiter's predecessor; an idle node's is never
  * read (its next owner writes 1 before it publishes it).
  * A release after an acquisition that waited (the low bit of the
- * context's `pred`, clof_clh_waited_) is
- * the paper's: it writes 0 first, hands over, and only then reads the tail
+ * context's `pred`, clof_clh_waited_) is the paper's: it writes 0 first, hands over, and only then reads the tail
  * to decide on a wake.  The marking release must look at the tail before
  * it lets its node go (written first, the node could be taken over and
  * reused before the compare-exchange: an ABA the model checker finds), and
@@ -99,14 +99,16 @@
  *     spin-park), then a seq_cst read of tail: a successor that swaps in
  *     after that read reads my node after our store and never parks, so
  *     the wake is needed only when tail moved.
- *   release after a free acquisition: a relaxed read of tail (only my own exchange or later values
- *     can be read, and none of them is my node again while I hold: a
- *     filter that keeps the compare-exchange off a line others are
- *     swapping), then the marking compare-exchange, release (publishes the
- *     critical section to the next exchange, and with it the idle node).  If the tail moved, somebody
- *     waits or will wait on my node: a wakeable store of 0 (seq_cst under
- *     spin-park), then the wake.  The node bookkeeping in the context is
- *     private to the holder (plain fields).
+ *   release after a free acquisition: a relaxed read of tail (only my own
+ *     exchange or later values can be read, and none of them is my node
+ *     again while I hold: a filter that keeps the compare-exchange off a
+ *     line others are swapping), then the marking compare-exchange,
+ *     release (publishes the critical section to the next exchange, and
+ *     with it the idle node).  If the tail moved, somebody waits or will
+ *     wait on my node: a wakeable store of 0 (seq_cst under spin-park),
+ *     then the wake.
+ *   The node bookkeeping in the context is private to the holder (plain
+ *   fields).
  *   Verified together by `clof-verify --optimize clh` (C11, park mode too)
  *   and `clh.first-outside` (docs/verification.md).
  */
