@@ -68,20 +68,22 @@ summary: 190
 """
 
 
+def parsed(d, name, text):
+    """parse_callgrind of `text` written to d/name."""
+    p = os.path.join(d, name)
+    with open(p, "w") as f:
+        f.write(text)
+    return mod.parse_callgrind(p, "libclof-preload.so")
+
+
 def main():
     failures = []
     with tempfile.TemporaryDirectory() as d:
-        p = os.path.join(d, "a.out")
-        with open(p, "w") as f:
-            f.write(WITH_LIB)
-        got = mod.parse_callgrind(p, "libclof-preload.so")
         # self cost in the library: 60 + 10 (the 300 of the call line is glibc's, inclusive)
+        got = parsed(d, "a.out", WITH_LIB)
         if got != (825, 7, 70):
             failures.append(f"with the library: {got}, want (825, 7, 70)")
-        q = os.path.join(d, "b.out")
-        with open(q, "w") as f:
-            f.write(GLIBC_ONLY)
-        got = mod.parse_callgrind(q, "libclof-preload.so")
+        got = parsed(d, "b.out", GLIBC_ONLY)
         if got != (190, 3, 0):
             failures.append(f"glibc only: {got}, want (190, 3, 0)")
     for f in failures:

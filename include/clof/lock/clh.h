@@ -105,8 +105,8 @@
  *     line others are swapping), then the marking compare-exchange,
  *     release (publishes the critical section to the next exchange, and
  *     with it the idle node).  If the tail moved, somebody waits or will
- *     wait on my node: a wakeable store of 0 (seq_cst under spin-park),
- *     then the wake.
+ *     wait on my node: the paper's release above (one copy of it in the
+ *     code).
  *   The node bookkeeping in the context is private to the holder (plain
  *   fields).
  *   Verified together by `clof-verify --optimize clh` (C11, park mode too)
@@ -196,6 +196,11 @@ static inline clof_clh_node_t *clof_clh_unmark_(clof_clh_node_t *t)
 static inline clof_clh_node_t *clof_clh_waited_(clof_clh_node_t *pred)
 {
     return (clof_clh_node_t *)((uintptr_t)pred | 1u);
+}
+
+static inline bool clof_clh_did_wait_(const clof_clh_node_t *pred)
+{
+    return ((uintptr_t)pred & 1u) != 0;
 }
 
 /* The node the tail of an unlocked lock without waiters holds (NULL if the
@@ -294,20 +299,15 @@ CLOF_INLINE void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
     (void)l;
     clof_clh_node_t *me = c->node;
     clof_clh_node_t *pred = c->pred;
-    if (CLOF_UNLIKELY((uintptr_t)pred & 1u)) { /* waited (clof_clh_waited_) */
-        c->node = clof_clh_unmark_(pred); /* take over the predecessor's */
-        clof_atomic32_write_wakeable(&me->locked, 0);
-        if (CLOF_WAIT_CAN_PARK && clof_atomicptr_read(&l->tail) != me)
-            clof_atomic32_wake(&me->locked, 0);
-        return;
-    }
-    if (clof_atomicptr_read_rlx(&l->tail) == me &&
+    if (CLOF_LIKELY(!clof_clh_did_wait_(pred)) &&
+        clof_atomicptr_read_rlx(&l->tail) == me &&
         clof_atomicptr_cmpxchg_rel(&l->tail, me, clof_clh_mark_(pred)) == me)
         return; /* nobody queued: the lock is free, idle on pred; mine stays */
-    /* a successor swapped in behind my node: it waits (or will) on it */
-    c->node = pred; /* take over the predecessor's node */
+    /* the paper's release: after a wait, or with a successor behind me */
+    c->node = clof_clh_unmark_(pred); /* take over the predecessor's node
+                                         (without the waited bit) */
     clof_atomic32_write_wakeable(&me->locked, 0);
-    if (CLOF_WAIT_CAN_PARK)
+    if (CLOF_WAIT_CAN_PARK && clof_atomicptr_read(&l->tail) != me)
         clof_atomic32_wake(&me->locked, 0);
 }
 
