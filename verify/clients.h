@@ -40,6 +40,8 @@ typedef struct vc_client {
 extern const vc_client_t vc_clients_basic[];
 extern const vc_client_t vc_clients_clh_outside[]; /* clients_basic.c, VC_CLH_FIRST_OUTSIDE */
 extern const vc_client_t vc_clients_numa[];
+/* compose.h's indexed layout (clients_compose_index.c: the preload library's) */
+extern const vc_client_t vc_clients_compose_index[];
 extern const vc_client_t vc_clients_hmcs[];      /* the paper's HMCS */
 extern const vc_client_t vc_clients_hmcs_fast[]; /* with the fast path */
 extern const vc_client_t vc_clients_hmcs_fast_index[]; /* ... its word in the lock */
@@ -140,9 +142,15 @@ static inline void vc_process_topology(const char *shape)
 
 /* Reset a lock N built by compose.h's front end (CLOF_LOCK, the cohort and
  * abortable cohort locks) over topology T for a new execution, with zeroed
- * contexts N##_ctx[3], and name its parts for traces. */
+ * contexts N##_ctx[3], and name its parts for traces.  Either layout of
+ * compose.h (the indexed one: clients_compose_index.c, which defines
+ * VC_COMPOSED_FORGET to free the tree's table entry before the tree). */
+#ifndef VC_COMPOSED_FORGET
+#define VC_COMPOSED_FORGET(treep) ((void)(treep))
+#endif
 #define VC_COMPOSED_RESET(N, T)                                                \
     do {                                                                       \
+        VC_COMPOSED_FORGET(&N##_lock.tree);                                    \
         clof_##N##_destroy(&N##_lock);                                         \
         memset(N##_ctx, 0, sizeof N##_ctx);                                    \
         if (clof_##N##_init_topo(&N##_lock, &(T), NULL) != 0) {                \
@@ -150,8 +158,7 @@ static inline void vc_process_topology(const char *shape)
             exit(2);                                                           \
         }                                                                      \
         vc_client_setup_common();                                              \
-        clof_compose_tree_t *tr_ =                                             \
-            (clof_compose_tree_t *)clof_atomicptr_read_rlx(&N##_lock.tree);    \
+        clof_compose_tree_t *tr_ = clof_cmp_tree_if_(&N##_lock.tree);          \
         vc_name(&N##_lock, sizeof N##_lock, "lock");                           \
         vc_name(tr_->nodes[0], sizeof(clof_##N##_l0_t) * tr_->ncoh[0], "L0");  \
         vc_name(tr_->nodes[1], sizeof(clof_##N##_l1_t) * tr_->ncoh[1], "L1");  \

@@ -1178,6 +1178,7 @@ int main(int argc, char **argv)
     collect(vc_clients_hmcs_fences);
     collect(vc_clients_hmcs_amo);
     collect(vc_clients_numa);
+    collect(vc_clients_compose_index);
     collect(vc_clients_timed);
     collect(vc_clients_swapped);
     collect(vc_clients_rw);

@@ -113,6 +113,27 @@
  * their deadline (clof_compose_fast_take_until_: on timeout the TOPWAIT it
  * set is withdrawn and the system lock given up).
  *
+ * The fast word in the lock (an includer's layout, as numa/hmcs.h's): by
+ * default the lock is the tree's pointer and the fast word is the tree's.
+ * An includer that defines CLOF_COMPOSE_TREE_AT(ix) and
+ * CLOF_COMPOSE_TREE_INDEX(tr) before including this header gets a lock of
+ * two 32-bit words instead: the fast word itself and the tree's index (0:
+ * no tree yet).  CLOF_COMPOSE_TREE_INDEX(tr) gives a built tree an index
+ * (>= 1, kept in tr->ix for the tree's life: the includer registers a tree
+ * once, also when it reuses it through CLOF_COMPOSE_TREE_REUSE) and
+ * CLOF_COMPOSE_TREE_AT(ix) gives it back.  The fast path then touches the
+ * lock's own word alone, and the tree is built at the first acquisition
+ * that needs it; the system level's node points at the lock's fast word
+ * (set when the tree is installed in a lock: clof_cmp_install_).  The
+ * preload library uses it for the compositions and the cohort locks, whose
+ * mutexes hold the lock: with the word on the tree's line every
+ * uncontended acquisition moved that line as well as the mutex's.  The
+ * algorithm and the orders are the same; the index is published as the
+ * pointer is (a seq_cst CAS after the tree's plain initialisation; an
+ * acquire read before the tree is used).  The checker verifies this layout
+ * too (clients "clof.*.index", verify/clients_numa.c).  destroy frees the
+ * tree; an includer that keeps trees in its table retires them instead.
+ *
  * Memory orders: the metadata (passed, count, high_ctx) is only touched by
  * the current owner of the low lock, so it is ordered by the low lock's own
  * acquire/release and uses plain accesses (the CLoF paper §4.2 found with
@@ -209,10 +230,26 @@ typedef struct {
     uint32_t lvl[CLOF_TOPO_MAX_LEVELS];     /* topology level of each level */
     uint32_t ncoh[CLOF_TOPO_MAX_LEVELS];    /* nodes per level */
     void *nodes[CLOF_TOPO_MAX_LEVELS];      /* arrays of clof_<name>_l<k>_t */
-    clof_atomic32_t fast CLOF_CACHE_ALIGNED; /* the fast path's word */
+    uint32_t ix; /* the includer's index of the tree, 0: none (below) */
+    clof_atomic32_t fast CLOF_CACHE_ALIGNED; /* the fast path's word (in
+                                                the tree's layout) */
 } clof_compose_tree_t;
-/* a composed lock's one word: its tree (NULL until built) */
+/* The lock's own words (the lock is this and nothing else).  The tree's
+ * layout (the default): the tree's pointer, NULL until built, and the fast
+ * word is the tree's.  The indexed layout ("The fast word in the lock",
+ * above): the fast word itself and the tree's index. */
+#if defined(CLOF_COMPOSE_TREE_AT) && defined(CLOF_COMPOSE_TREE_INDEX)
+#define CLOF_CMP_INDEXED_ 1
+typedef struct {
+    clof_atomic32_t fast; /* the fast path's word */
+    clof_atomic32_t ix;   /* the tree's index, 0: not built yet */
+} clof_compose_treep_t;
+#define CLOF_CMP_TREEP_INIT_ {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0)}
+#else
+#define CLOF_CMP_INDEXED_ 0
 typedef CLOF_ATOMICPTR(clof_compose_tree_t) clof_compose_treep_t;
+#define CLOF_CMP_TREEP_INIT_ CLOF_ATOMICPTR_INIT(NULL)
+#endif
 
 #define CLOF_CMP_MAX_LEVELS_ 5
 /* A composition: what its front (the user-facing lock) and its tree
@@ -235,6 +272,9 @@ typedef struct {
     void (*acquire_slow)(clof_compose_treep_t *tree, void *c0, void **leaf);
     /* c0: the first member of the lock's context, so the context's address */
     void (*release_slow)(void *c0);
+    /* point the system level's node at the fast word (the indexed layout:
+     * the lock's, set when the tree is installed in a lock) */
+    void (*bind)(void *top, clof_atomic32_t *fast);
 } clof_cmp_front_t;
 
 /* ---- the basic locks' tables: clof_cmp_basic_<lock> ---- */
@@ -396,7 +436,9 @@ static inline int clof_cmp_build(const clof_cmp_front_t *f,
                                  const uint32_t *levels)
 {
     const uint32_t n = f->nlev, top = n - 1;
+    uint32_t ix = tr->ix; /* a tree keeps its index (indexed layout) */
     memset(tr, 0, sizeof *tr);
+    tr->ix = ix;
     tr->topo = t;
     tr->nlev = n;
     uint32_t pref[CLOF_CMP_MAX_LEVELS_];
@@ -428,6 +470,54 @@ static inline int clof_cmp_build(const clof_cmp_front_t *f,
     }
     return 0;
 }
+/* The lock's tree if built, else NULL.  The acquire (a publication access,
+ * atomic.h) orders the reader after the plain stores that built the tree:
+ * relaxed, a thread that finds the tree another thread has just installed
+ * could read its nodes uninitialised (a data race in C11).  The model
+ * checker does not model plain memory, so it cannot judge this order and
+ * never weakens it (its clients build the tree before the threads start). */
+CLOF_INLINE clof_compose_tree_t *clof_cmp_tree_if_(clof_compose_treep_t *tree)
+{
+#if CLOF_CMP_INDEXED_
+    uint32_t ix = clof_atomic32_read_acq(&tree->ix);
+    return ix != 0 ? (clof_compose_tree_t *)CLOF_COMPOSE_TREE_AT(ix)
+                   : (clof_compose_tree_t *)NULL;
+#else
+    return clof_atomicptr_read_pub(tree);
+#endif
+}
+/* Install the built tree `tr` in an all-zero lock: NULL, or the tree
+ * another thread installed first (then `tr` is not installed).  The
+ * indexed layout points the system level's node at the lock's fast word
+ * first (a plain store, published with the tree by the seq_cst CAS of the
+ * index; a reused tree is pointed again: its last lock was destroyed, so
+ * nobody reads the old pointer any more -- a releaser reads it before it
+ * drops the fast word, and the lock's destruction follows that drop). */
+static inline clof_compose_tree_t *clof_cmp_install_(const clof_cmp_front_t *f,
+                                                     clof_compose_treep_t *tree,
+                                                     clof_compose_tree_t *tr)
+{
+#if CLOF_CMP_INDEXED_
+    if (f->fast)
+        f->bind(tr->nodes[f->nlev - 1], &tree->fast);
+    uint32_t old = clof_atomic32_cmpxchg(&tree->ix, 0, CLOF_COMPOSE_TREE_INDEX(tr));
+    return old != 0 ? (clof_compose_tree_t *)CLOF_COMPOSE_TREE_AT(old)
+                    : (clof_compose_tree_t *)NULL;
+#else
+    (void)f;
+    return clof_atomicptr_cmpxchg_pub(tree, (clof_compose_tree_t *)NULL, tr);
+#endif
+}
+/* an all-zero lock (no tree; the fast word clear) */
+static inline void clof_cmp_init_(clof_compose_treep_t *tree)
+{
+#if CLOF_CMP_INDEXED_
+    clof_atomic32_write_rlx(&tree->fast, 0);
+    clof_atomic32_write_rlx(&tree->ix, 0);
+#else
+    clof_atomicptr_write_rlx(tree, (clof_compose_tree_t *)NULL);
+#endif
+}
 /* 0, or -1 when levels do not fit the topology or memory is short */
 static inline int clof_cmp_init_topo(const clof_cmp_front_t *f,
                                      clof_compose_treep_t *tree,
@@ -441,15 +531,24 @@ static inline int clof_cmp_init_topo(const clof_cmp_front_t *f,
         clof_cmp_free_tree(tr);
         return -1;
     }
+#if CLOF_CMP_INDEXED_
+    clof_atomic32_write_rlx(&tree->fast, 0);
+    if (f->fast)
+        f->bind(tr->nodes[f->nlev - 1], &tree->fast);
+    clof_atomic32_write_rel(&tree->ix, CLOF_COMPOSE_TREE_INDEX(tr));
+#else
     clof_atomicptr_write_pub(tree, tr);
+#endif
     return 0;
 }
+/* free the lock's tree (an includer that keeps trees in its table retires
+ * them instead: the preload library does) */
 static inline void clof_cmp_destroy(clof_compose_treep_t *tree)
 {
-    clof_compose_tree_t *tr = clof_atomicptr_read_acq(tree);
+    clof_compose_tree_t *tr = clof_cmp_tree_if_(tree);
     if (tr)
         clof_cmp_free_tree(tr);
-    clof_atomicptr_write_rlx(tree, (clof_compose_tree_t *)NULL);
+    clof_cmp_init_(tree);
 }
 /* First use of an all-zero lock: a retired tree (if the user recycles
  * them), else one built over the process topology.  Called out of line
@@ -467,10 +566,10 @@ static inline clof_compose_tree_t *clof_cmp_lazy(const clof_cmp_front_t *f,
         if (!tr || clof_cmp_build(f, tr, clof_topology(), NULL) != 0)
             abort(); /* out of memory at first use */
     }
-    clof_compose_tree_t *old =
-        clof_atomicptr_cmpxchg_pub(tree, (clof_compose_tree_t *)NULL, tr);
+    clof_compose_tree_t *old = clof_cmp_install_(f, tree, tr);
     if (old) {
-        if (reused)
+        /* an indexed tree is the includer's for good: retired, never freed */
+        if (reused || CLOF_CMP_INDEXED_)
             CLOF_COMPOSE_TREE_RETIRE(tr, kind);
         else
             clof_cmp_free_tree(tr);
@@ -478,19 +577,36 @@ static inline clof_compose_tree_t *clof_cmp_lazy(const clof_cmp_front_t *f,
     }
     return tr;
 }
-/* the tree (built at the first use).  The acquire (a publication access,
- * atomic.h) orders the reader after the plain stores that built the tree:
- * relaxed, a thread that finds the tree another thread has just installed
- * could read its nodes uninitialised (a data race in C11).  The model
- * checker does not model plain memory, so it cannot judge this order and
- * never weakens it (its clients build the tree before the threads start). */
+/* the tree (built at the first use) */
 CLOF_INLINE clof_compose_tree_t *clof_cmp_tree(const clof_cmp_front_t *f,
                                                clof_compose_treep_t *tree)
 {
-    clof_compose_tree_t *tr = clof_atomicptr_read_pub(tree);
+    clof_compose_tree_t *tr = clof_cmp_tree_if_(tree);
     if (CLOF_UNLIKELY(tr == NULL))
         tr = f->lazy(tree);
     return tr;
+}
+/* The fast word: the lock's (indexed layout: no tree is built for it) or
+ * its tree's (built at the first use). */
+CLOF_INLINE clof_atomic32_t *clof_cmp_fastw_(const clof_cmp_front_t *f,
+                                             clof_compose_treep_t *tree)
+{
+#if CLOF_CMP_INDEXED_
+    (void)f;
+    return &tree->fast;
+#else
+    return &clof_cmp_tree(f, tree)->fast;
+#endif
+}
+/* ... of a lock held through it (the tree's layout: its tree is built, a
+ * relaxed read of the pointer suffices) */
+CLOF_INLINE clof_atomic32_t *clof_cmp_held_fastw_(clof_compose_treep_t *tree)
+{
+#if CLOF_CMP_INDEXED_
+    return &tree->fast;
+#else
+    return &clof_atomicptr_read_rlx(tree)->fast;
+#endif
 }
 /* the calling cpu's node of level 0 */
 CLOF_INLINE void *clof_cmp_leaf(const clof_cmp_front_t *f,
@@ -522,7 +638,7 @@ CLOF_INLINE void clof_cmp_acquire(const clof_cmp_front_t *f,
                                   void **leafp)
 {
     if (f->fast) {
-        if (clof_compose_fast_try_(&clof_cmp_tree(f, tree)->fast)) {
+        if (clof_compose_fast_try_(clof_cmp_fastw_(f, tree))) {
             *leafp = NULL; /* held through the fast path */
             CLOF_COMPOSE_ON_ACQUIRE(f->nlev);
             return;
@@ -537,7 +653,7 @@ CLOF_INLINE bool clof_cmp_tryacquire(const clof_cmp_front_t *f,
                                      void **leafp)
 {
     if (f->fast) { /* held exactly when the fast word is */
-        if (!clof_compose_fast_try_(&clof_cmp_tree(f, tree)->fast))
+        if (!clof_compose_fast_try_(clof_cmp_fastw_(f, tree)))
             return false;
         *leafp = NULL;
         return true;
@@ -556,7 +672,7 @@ CLOF_INLINE void clof_cmp_release(const clof_cmp_front_t *f,
 {
     if (f->fast) {
         if (*leafp == NULL)
-            clof_compose_fast_release_(&clof_atomicptr_read_rlx(tree)->fast);
+            clof_compose_fast_release_(clof_cmp_held_fastw_(tree));
         else
             f->release_slow(c0);
         return;
@@ -568,7 +684,7 @@ CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
                                       void *leaf)
 {
     if (f->fast && leaf == NULL) /* a system-level owner waits */
-        return (clof_atomic32_read_rlx(&clof_atomicptr_read_rlx(tree)->fast) &
+        return (clof_atomic32_read_rlx(clof_cmp_held_fastw_(tree)) &
                 CLOF_CMP_TOPWAIT_) != 0;
     return f->low.has_waiters(leaf, c0);
 }
@@ -598,6 +714,11 @@ CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
         (void)threshold;                                                       \
         clof_cmp_top_init(&clof_cmp_basic_##B, &CLOF_CMP_NODE_(N, k, n)->lock, \
                           &CLOF_CMP_NODE_(N, k, n)->fast, high);               \
+    }                                                                          \
+    /* the front's bind: the node's fast word (compose.h's indexed layout) */  \
+    CLOF_GEN_ void clof_##N##_bind_top_(void *n, clof_atomic32_t *fast)        \
+    {                                                                          \
+        CLOF_CMP_NODE_(N, k, n)->fast = fast;                                  \
     }                                                                          \
     CLOF_INLINE uint32_t clof_##N##_acq##k(void *n, void *c)                   \
     {                                                                          \
@@ -708,7 +829,7 @@ CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
     CLOF_CMP_TABLE_ clof_cmp_front_t clof_##N##_front = {                      \
         #N, NLEV, FAST, P, CLOF_CMP_NODES_##NLEV##_(N), CLOF_CMP_OPS_(N, 0),   \
         clof_##N##_tree_kind_, clof_##N##_lazy_, clof_##N##_acquire_slow_,     \
-        clof_##N##_release_slow_};                                             \
+        clof_##N##_release_slow_, clof_##N##_bind_top_};                       \
     CLOF_SLOW clof_compose_tree_t *clof_##N##_lazy_(clof_compose_treep_t *t)   \
     { return clof_cmp_lazy(&clof_##N##_front, t); }                            \
     CLOF_CMP_OUTLINE_ void clof_##N##_acquire_slow_(clof_compose_treep_t *t,   \
@@ -727,13 +848,13 @@ CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
                                        const uint32_t *levels)                 \
     { return clof_cmp_init_topo(&clof_##N##_front, &l->tree, t, levels); }     \
     CLOF_GEN_ void clof_##N##_init(clof_##N##_t *l)                           \
-    { clof_atomicptr_write_rlx(&l->tree, (clof_compose_tree_t *)NULL); }       \
+    { clof_cmp_init_(&l->tree); }                                              \
     CLOF_GEN_ void clof_##N##_destroy(clof_##N##_t *l)                        \
     { clof_cmp_destroy(&l->tree); }                                            \
     CLOF_INLINE clof_##N##_l0_t *clof_##N##_leaf_(clof_##N##_t *l)             \
     { return (clof_##N##_l0_t *)clof_cmp_leaf(&clof_##N##_front, &l->tree); }  \
     CLOF_INLINE clof_atomic32_t *clof_##N##_fastw_(clof_##N##_t *l)            \
-    { return &clof_cmp_tree(&clof_##N##_front, &l->tree)->fast; }             \
+    { return clof_cmp_fastw_(&clof_##N##_front, &l->tree); }                   \
     CLOF_INLINE void clof_##N##_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
     { clof_cmp_acquire(&clof_##N##_front, &l->tree, &c->c0, &c->leaf); }       \
     CLOF_INLINE bool clof_##N##_tryacquire(clof_##N##_t *l,                    \
@@ -753,7 +874,7 @@ CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
 
 /* Recycling of trees: CLOF_COMPOSE_TREE_REUSE / _RETIRE, hier/levels.h. */
 
-#define CLOF_COMPOSED_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
+#define CLOF_COMPOSED_INITIALIZER {CLOF_CMP_TREEP_INIT_}
 
 /* ---- depths 1..5 (arguments from the system level down) ---- */
 #define CLOF_LOCK_1_(N, P, B0)                                                 \

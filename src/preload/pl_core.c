@@ -315,35 +315,36 @@ void *pl_block_install(pl_mutex_t *m)
  * write after its inner release is harmless to the next lock, cr.h
  * clof_cr_released_).  Index 0 means none.  Counted in clof_preload_info
  * (cr_blocks) and on the CLOF_STATS line (cr_state_blocks). */
-/* HMCS's trees by index (pl_internal.h, hmcs.h's indexed layout): a tree
- * gets its index when first built and keeps it when retired and reused.
- * Entries are written under the library's global lock, before the mutex
- * publishes the index (hmcs.h's CAS), and never change after. */
-void **pl_hmcs_chunks[PL_HMCS_CHUNKS];
-static uint32_t pl_hmcs_top = 1; /* the next index; 0 means none */
+/* The trees by index (pl_internal.h: the indexed layouts of hmcs.h and
+ * compose.h -- HMCS, the compositions, the cohort locks): a tree gets its
+ * index when first built and keeps it when retired and reused.  Entries
+ * are written under the library's global lock, before the mutex publishes
+ * the index (the lock's CAS), and never change after. */
+void **pl_tree_chunks[PL_TREE_CHUNKS];
+static uint32_t pl_tree_top = 1; /* the next index; 0 means none */
 
-uint32_t pl_hmcs_tree_index(void *tree, uint32_t *ix)
+uint32_t pl_tree_index(void *tree, uint32_t *ix)
 {
     if (*ix != 0)
         return *ix;
     pl_glock_acquire();
-    uint32_t i = pl_hmcs_top, c = i >> PL_HMCS_CHUNK_SHIFT;
-    if (c >= PL_HMCS_CHUNKS) {
+    uint32_t i = pl_tree_top, c = i >> PL_TREE_CHUNK_SHIFT;
+    if (c >= PL_TREE_CHUNKS) {
         pl_glock_release();
         abort(); /* 2^28 trees alive at once */
     }
-    if (pl_hmcs_chunks[c] == NULL) {
-        void **mem = pl_map(sizeof(void *) << PL_HMCS_CHUNK_SHIFT);
+    if (pl_tree_chunks[c] == NULL) {
+        void **mem = pl_map(sizeof(void *) << PL_TREE_CHUNK_SHIFT);
         if (mem == NULL) {
             pl_glock_release();
             abort(); /* out of memory at a mutex's first contention, as a
-                        tree's own allocation (hmcs.h) */
+                        tree's own allocation (hmcs.h, compose.h) */
         }
-        __atomic_store_n(&pl_hmcs_chunks[c], mem, __ATOMIC_RELEASE);
+        __atomic_store_n(&pl_tree_chunks[c], mem, __ATOMIC_RELEASE);
     }
-    __atomic_store_n(&pl_hmcs_chunks[c][i & ((1u << PL_HMCS_CHUNK_SHIFT) - 1u)], tree,
+    __atomic_store_n(&pl_tree_chunks[c][i & ((1u << PL_TREE_CHUNK_SHIFT) - 1u)], tree,
                      __ATOMIC_RELEASE);
-    pl_hmcs_top = i + 1;
+    pl_tree_top = i + 1;
     *ix = i;
     pl_glock_release();
     return i;

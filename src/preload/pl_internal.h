@@ -108,28 +108,33 @@ static inline void *pl_tree_reuse(const void *kind)
  * `kind` is the lock's clof_<name>_tree_kind_(): the kind of the tree. */
 #define PL_RETIRE_TREE(l, kind)                                                \
     do {                                                                       \
-        void *t_ = (void *)clof_atomicptr_xchg(&(l)->tree, NULL);              \
-        if (t_ != NULL)                                                        \
-            pl_tree_retire(t_, (kind));                                        \
+        uint32_t i_ = clof_atomic32_xchg(&(l)->tree.ix, 0);                    \
+        if (i_ != 0)                                                           \
+            pl_tree_retire(PL_TREE_AT(i_), (kind));                            \
     } while (0)
 
+/* HMCS, the compositions and the cohort locks keep their fast word in the
+ * mutex (hmcs.h and compose.h, "The fast word in the lock"): the lock is
+ * that word and its tree's index in a table of trees (pl_core.c), 8 bytes
+ * in place.  With the word on the tree's line every uncontended
+ * acquisition moved that line too.  Trees keep their index for good: they
+ * are retired and reused (PL_RETIRE_TREE, pl_retire_hmcs below), never
+ * freed, so the table only grows with the most trees ever alive at once.
+ * Every translation unit of the library includes this file before any
+ * clof header, so all of them see the same layout. */
+#define PL_TREE_CHUNK_SHIFT 12u /* tree pointers per chunk: 2^12 (32 KiB) */
+#define PL_TREE_CHUNKS (1u << 16) /* chunks: 2^28 trees */
+extern void **pl_tree_chunks[PL_TREE_CHUNKS] PL_HIDDEN;
+PL_HIDDEN uint32_t pl_tree_index(void *tree, uint32_t *ix);
+#define PL_TREE_AT(i)                                                          \
+    (pl_tree_chunks[(i) >> PL_TREE_CHUNK_SHIFT][(i) & ((1u << PL_TREE_CHUNK_SHIFT) - 1u)])
+#define CLOF_COMPOSE_TREE_AT(i) PL_TREE_AT(i)
+#define CLOF_COMPOSE_TREE_INDEX(tr) pl_tree_index((tr), &(tr)->ix)
 #include <clof/lock/list.h>
 #include <clof/numa/cna.h>
 #include <clof/numa/cohort.h>
-/* HMCS keeps its fast word in the mutex (hmcs.h, "The fast word in the
- * lock"): the lock is that word and its tree's index in a table of trees
- * (pl_core.c), 8 bytes in place.  With the word on the tree's line every
- * uncontended acquisition moved that line too.  Trees keep their index for
- * good: they are retired and reused (pl_retire_hmcs below), never freed,
- * so the table only grows with the most trees ever alive at once. */
-#define PL_HMCS_CHUNK_SHIFT 12u /* tree pointers per chunk: 2^12 (32 KiB) */
-#define PL_HMCS_CHUNKS (1u << 16) /* chunks: 2^28 trees */
-extern void **pl_hmcs_chunks[PL_HMCS_CHUNKS] PL_HIDDEN;
-PL_HIDDEN uint32_t pl_hmcs_tree_index(void *tree, uint32_t *ix);
-#define CLOF_HMCS_TREE_AT(i)                                                   \
-    ((clof_hmcs_tree_t *)pl_hmcs_chunks[(i) >> PL_HMCS_CHUNK_SHIFT]             \
-                                       [(i) & ((1u << PL_HMCS_CHUNK_SHIFT) - 1u)])
-#define CLOF_HMCS_TREE_INDEX(tr) pl_hmcs_tree_index((tr), &(tr)->ix)
+#define CLOF_HMCS_TREE_AT(i) ((clof_hmcs_tree_t *)PL_TREE_AT(i))
+#define CLOF_HMCS_TREE_INDEX(tr) pl_tree_index((tr), &(tr)->ix)
 #include <clof/numa/hmcs.h>
 #include "pl_compositions.h"
 
