@@ -124,7 +124,8 @@
  * CLOF_COMPOSE_TREE_AT(ix) gives it back.  The fast path then touches the
  * lock's own word alone, and the tree is built at the first acquisition
  * that needs it; the system level's node points at the lock's fast word
- * (set when the tree is installed in a lock: clof_cmp_install_).  The
+ * (set when the tree is installed in a lock, and again when the lock is
+ * found moved to another address: clof_cmp_bind_).  The
  * preload library uses it for the compositions and the cohort locks, whose
  * mutexes hold the lock: with the word on the tree's line every
  * uncontended acquisition moved that line as well as the mutex's.  The
@@ -231,6 +232,8 @@ typedef struct {
     uint32_t ncoh[CLOF_TOPO_MAX_LEVELS];    /* nodes per level */
     void *nodes[CLOF_TOPO_MAX_LEVELS];      /* arrays of clof_<name>_l<k>_t */
     uint32_t ix; /* the includer's index of the tree, 0: none (below) */
+    clof_atomic32_t *bound; /* the fast word the system level's node points
+                               at (indexed layout; clof_cmp_bind_) */
     clof_atomic32_t fast CLOF_CACHE_ALIGNED; /* the fast path's word (in
                                                 the tree's layout) */
 } clof_compose_tree_t;
@@ -486,20 +489,40 @@ CLOF_INLINE clof_compose_tree_t *clof_cmp_tree_if_(clof_compose_treep_t *tree)
     return clof_atomicptr_read_pub(tree);
 #endif
 }
+/* The indexed layout: point the system level's node at the fast word of
+ * the lock `tree` (plain stores).  When a tree is installed in a lock
+ * (published with it by the index's CAS or release store; a reused tree
+ * is pointed again: its last lock was destroyed, so nobody reads the old
+ * pointer any more -- a releaser reads it before it drops the fast word,
+ * and the lock's destruction follows that drop), and when a lock is found
+ * at another address than its tree's `bound` (clof_cmp_leaf: a mutex
+ * moved while unlocked and idle, e.g. by realloc of the structure that
+ * holds it).  After a move the threads that find it so are the lock's
+ * first users at its new address, and they all write the same values;
+ * without the rebinding the moved lock's system level would take the old
+ * address's fast word: no exclusion, and a write to freed memory. */
+static inline void clof_cmp_bind_(const clof_cmp_front_t *f,
+                                  clof_compose_treep_t *tree,
+                                  clof_compose_tree_t *tr)
+{
+#if CLOF_CMP_INDEXED_
+    if (f->fast) {
+        f->bind(tr->nodes[f->nlev - 1], &tree->fast);
+        tr->bound = &tree->fast;
+    }
+#else
+    (void)f, (void)tree, (void)tr;
+#endif
+}
 /* Install the built tree `tr` in an all-zero lock: NULL, or the tree
  * another thread installed first (then `tr` is not installed).  The
- * indexed layout points the system level's node at the lock's fast word
- * first (a plain store, published with the tree by the seq_cst CAS of the
- * index; a reused tree is pointed again: its last lock was destroyed, so
- * nobody reads the old pointer any more -- a releaser reads it before it
- * drops the fast word, and the lock's destruction follows that drop). */
+ * indexed layout binds it to the lock first (clof_cmp_bind_). */
 static inline clof_compose_tree_t *clof_cmp_install_(const clof_cmp_front_t *f,
                                                      clof_compose_treep_t *tree,
                                                      clof_compose_tree_t *tr)
 {
 #if CLOF_CMP_INDEXED_
-    if (f->fast)
-        f->bind(tr->nodes[f->nlev - 1], &tree->fast);
+    clof_cmp_bind_(f, tree, tr);
     uint32_t old = clof_atomic32_cmpxchg(&tree->ix, 0, CLOF_COMPOSE_TREE_INDEX(tr));
     return old != 0 ? (clof_compose_tree_t *)CLOF_COMPOSE_TREE_AT(old)
                     : (clof_compose_tree_t *)NULL;
@@ -533,8 +556,7 @@ static inline int clof_cmp_init_topo(const clof_cmp_front_t *f,
     }
 #if CLOF_CMP_INDEXED_
     clof_atomic32_write_rlx(&tree->fast, 0);
-    if (f->fast)
-        f->bind(tr->nodes[f->nlev - 1], &tree->fast);
+    clof_cmp_bind_(f, tree, tr);
     clof_atomic32_write_rel(&tree->ix, CLOF_COMPOSE_TREE_INDEX(tr));
 #else
     clof_atomicptr_write_pub(tree, tr);
@@ -613,6 +635,10 @@ CLOF_INLINE void *clof_cmp_leaf(const clof_cmp_front_t *f,
                                 clof_compose_treep_t *tree)
 {
     clof_compose_tree_t *tr = clof_cmp_tree(f, tree);
+#if CLOF_CMP_INDEXED_
+    if (f->fast && CLOF_UNLIKELY(tr->bound != &tree->fast))
+        clof_cmp_bind_(f, tree, tr); /* the lock moved (clof_cmp_bind_) */
+#endif
     uint32_t cpu = clof_current_cpu();
     uint32_t leaf = f->nlev == 1 ? 0 : clof_topo_cohort(tr->topo, cpu, tr->lvl[0]);
     return (char *)tr->nodes[0] + (size_t)leaf * f->node_size[0];

@@ -41,6 +41,10 @@ typedef struct clof_preload_info {
                                   first nodes ever allocated (one per mutex
                                   in use, given back at destroy) */
     uint64_t clh_nodes_pooled; /* ... of which now free for reuse */
+    uint64_t trees;            /* trees of the hierarchical locks (HMCS, cohort
+                                  locks, compositions) ever built, each with
+                                  its entry in the table of trees */
+    uint64_t trees_retired;    /* ... of which now retired, for reuse */
 } clof_preload_info_t;
 
 /* Fill *out (size = sizeof(clof_preload_info_t)); returns 0. */

@@ -963,6 +963,8 @@ PL_EXPORT int clof_preload_info(clof_preload_info_t *out, size_t size)
     i.clh_nodes_pooled = pl_clh_nodes.nfree;
     i.cr_blocks = pl_cr_top - 1;
     i.cr_blocks_pooled = pl_cr_nfree;
+    i.trees = pl_tree_top - 1;
+    i.trees_retired = pl_trees_nfree;
     i.threads_seen = pl_threads_seen;
     i.threads_live = pl_threads_live;
     pl_glock_release();

@@ -39,6 +39,7 @@ static const struct {
     {"mutex_static", t_mutex_static, 0},
     {"static_many", t_static_many, 0},
     {"mutex_init", t_mutex_init, 0},
+    {"mutex_moved", t_mutex_moved, 0},
     {"trylock", t_trylock, 0},
     {"timedlock", t_timedlock, 0},
     {"mixed", t_mixed, 0},

@@ -194,6 +194,7 @@ void cv_start(cv_t *v, pthread_t *t, int n);
 void t_mutex_static(void);
 void t_static_many(void);
 void t_mutex_init(void);
+void t_mutex_moved(void);
 void t_trylock(void);
 void t_timedlock(void);
 void t_mixed(void);

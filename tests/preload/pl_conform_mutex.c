@@ -91,6 +91,46 @@ void t_static_many(void)
     mutual_exclusion(&static_m, 64, 2000);
 }
 
+/* A mutex moved while unlocked and idle, as a realloc of the structure
+ * that holds it moves it (POSIX leaves it undefined; programs do it, and
+ * glibc's mutex survives it): the moved mutex still excludes, and nothing
+ * is written at its old place.  The first round is contended, so that a
+ * hierarchical lock builds its tree (checked: the library's count of
+ * trees grows, under CLOF_EMULATE) before the move; the tree stays with
+ * the mutex, and its system level must take the fast word at the new
+ * place (compose.h's indexed layout rebinds it, clof_cmp_bind_). */
+void t_mutex_moved(void)
+{
+    const size_t sz = sizeof(pthread_mutex_t);
+    unsigned char *old = xmalloc(sz), *moved = xmalloc(sz);
+    clof_preload_info_t before = info();
+    EQ(pthread_mutex_init((pthread_mutex_t *)old, NULL), 0);
+    for (int round = 0; round < 20; round++) {
+        mutual_exclusion((pthread_mutex_t *)old, 4, 2000);
+        if (info().trees > before.trees)
+            break;
+    }
+    clof_preload_info_t built = info();
+    const char *base = built.lock; /* the lock under cr: or asl: */
+    for (bool more = true; more;) {
+        more = strncmp(base, "cr:", 3) == 0 || strncmp(base, "asl:", 4) == 0;
+        if (more)
+            base = strchr(base, ':') + 1;
+    }
+    bool tree = strcmp(base, "hmcs") == 0 || strncmp(base, "c-", 2) == 0 ||
+                strncmp(base, "a-c-", 4) == 0 || strncmp(base, "clof:", 5) == 0;
+    if (tree && getenv("CLOF_EMULATE") != NULL)
+        CHECK(built.trees > before.trees, "%s built no tree in 20 contended rounds", built.lock);
+    memcpy(moved, old, sz); /* the move */
+    memset(old, 0x5a, sz);  /* the old place, poisoned */
+    mutual_exclusion((pthread_mutex_t *)moved, 4, 20000);
+    for (size_t i = 0; i < sz; i++)
+        CHECK(old[i] == 0x5a, "byte %zu of the old place was written after the move", i);
+    EQ(pthread_mutex_destroy((pthread_mutex_t *)moved), 0);
+    free(old);
+    free(moved);
+}
+
 /* pthread_mutex_init / destroy, many lifetimes; lock blocks are reused. */
 void t_mutex_init(void)
 {
