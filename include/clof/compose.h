@@ -132,7 +132,8 @@
  * algorithm and the orders are the same; the index is published as the
  * pointer is (a seq_cst CAS after the tree's plain initialisation; an
  * acquire read before the tree is used).  The checker verifies this layout
- * too (clients "clof.*.index", verify/clients_numa.c).  destroy frees the
+ * too (clients "clof.*.index", "c-bo-mcs.index":
+ * verify/clients_compose_index.c).  destroy frees the
  * tree; an includer that keeps trees in its table retires them instead.
  *
  * Memory orders: the metadata (passed, count, high_ctx) is only touched by
@@ -276,7 +277,7 @@ typedef struct {
     /* c0: the first member of the lock's context, so the context's address */
     void (*release_slow)(void *c0);
     /* point the system level's node at the fast word (the indexed layout:
-     * the lock's, set when the tree is installed in a lock) */
+     * the lock's; clof_cmp_bind_) */
     void (*bind)(void *top, clof_atomic32_t *fast);
 } clof_cmp_front_t;
 
