@@ -191,6 +191,44 @@ static inline void vc_client_final_common(void)
               "counter != number of critical sections: an update was lost "
               "(the lock did not order its data)");
 }
+
+/* The final check of the clients where T0 acquires twice and T1 and T2
+ * once (vc_client_t.final). */
+static inline void vc_client_final4(void *arg)
+{
+    (void)arg;
+    vc_client_final_common();
+    vc_assert(vc_acquired >= 4, "an acquisition went missing");
+}
+
+/* The machines of the NUMA-aware clients (clients_numa.c,
+ * clients_compose_index.c), built at the first call (*ready): two levels
+ * "numa:2,core:2" in *t2, three levels "numa:2,cache:2,core:2" in *t3 and
+ * as the process topology (CNA and cr: read it). */
+static inline void vc_client_numa_machines(clof_topology_t *t2, clof_topology_t *t3,
+                                           bool *ready)
+{
+    if (*ready)
+        return;
+    vc_client_topology(t2, "numa:2,core:2");
+    vc_client_topology(t3, "numa:2,cache:2,core:2");
+    vc_process_topology("numa:2,cache:2,core:2");
+    *ready = true;
+}
+
+/* A client of a composed lock N on topology T with placement C (the
+ * includer's machines() and cur_cpus, the cpus its resume hook reads). */
+#define VC_COMPOSED_CLIENT(N, T, C)                                            \
+    static clof_##N##_t N##_lock;                                              \
+    static clof_##N##_ctx_t N##_ctx[3];                                        \
+    static void N##_setup(void *arg)                                           \
+    {                                                                          \
+        (void)arg;                                                             \
+        machines();                                                            \
+        cur_cpus = C;                                                          \
+        VC_COMPOSED_RESET(N, T);                                               \
+    }                                                                          \
+    VC_CLIENT_THREAD(N##_thread, N, N##_lock, N##_ctx)
 #endif
 
 #endif /* CLOF_VERIFY_CLIENTS_H */

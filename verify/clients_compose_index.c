@@ -63,12 +63,7 @@ static bool topo_ready;
 
 static void machines(void)
 {
-    if (topo_ready)
-        return;
-    vc_client_topology(&topo2, "numa:2,core:2");
-    vc_client_topology(&topo3, "numa:2,cache:2,core:2");
-    vc_process_topology("numa:2,cache:2,core:2");
-    topo_ready = true;
+    vc_client_numa_machines(&topo2, &topo3, &topo_ready);
 }
 
 static const int32_t cpus2[3] = {0, 1, 2};
@@ -77,35 +72,16 @@ static const int32_t *cur_cpus = cpus2;
 
 VC_RESUME_CPUS(resume_vcpu, cur_cpus)
 
-static void final4(void *arg)
-{
-    (void)arg;
-    vc_client_final_common();
-    vc_assert(vc_acquired >= 4, "an acquisition went missing");
-}
-
 CLOF_COMPOSE(ix_mcs, mcs, ticket)
 CLOF_COMPOSE(ix_tkt3, ticket, ticket, ticket)
 
-#define VC_INDEXED_CLIENT_(N, T, C)                                            \
-    static clof_##N##_t N##_lock;                                              \
-    static clof_##N##_ctx_t N##_ctx[3];                                        \
-    static void N##_setup(void *arg)                                           \
-    {                                                                          \
-        (void)arg;                                                             \
-        machines();                                                            \
-        cur_cpus = C;                                                          \
-        VC_COMPOSED_RESET(N, T);                                               \
-        vc_name(&N##_lock.tree.fast, sizeof N##_lock.tree.fast, "fast");       \
-    }                                                                          \
-    VC_CLIENT_THREAD(N##_thread, N, N##_lock, N##_ctx)
 
-VC_INDEXED_CLIENT_(ix_mcs, topo2, cpus2)
-VC_INDEXED_CLIENT_(ix_tkt3, topo3, cpus_hmcs)
-VC_INDEXED_CLIENT_(c_bo_mcs, topo2, cpus2)
+VC_COMPOSED_CLIENT(ix_mcs, topo2, cpus2)
+VC_COMPOSED_CLIENT(ix_tkt3, topo3, cpus_hmcs)
+VC_COMPOSED_CLIENT(c_bo_mcs, topo2, cpus2)
 
 #define VC_ENTRY_(name, fam, what, N)                                          \
-    {name, fam, what, 3, N##_setup, N##_thread, final4, resume_vcpu, "", 2},
+    {name, fam, what, 3, N##_setup, N##_thread, vc_client_final4, resume_vcpu, "", 2},
 
 const vc_client_t vc_clients_compose_index[] = {
     VC_ENTRY_("clof.mcs+ticket.index", "clof",

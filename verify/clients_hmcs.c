@@ -132,19 +132,13 @@ static void hmcs3_try_thread(void *arg, int t)
     hmcs3_thread(arg, t);
 }
 
-static void final4(void *arg)
-{
-    (void)arg;
-    vc_client_final_common();
-    vc_assert(vc_acquired >= 4, "an acquisition went missing");
-}
 
 const vc_client_t VC_HMCS_(vc_clients_hmcs)[] = {
     {VC_HMCS_NAME_("hmcs3"), VC_HMCS_FAMILY_,
      "HMCS depth 3, the HMCS paper's client (Fig. 9), thresholds 2, " VC_HMCS_WHAT_,
-     3, hmcs3_setup, hmcs3_thread, final4, resume_vcpu, "", 2},
+     3, hmcs3_setup, hmcs3_thread, vc_client_final4, resume_vcpu, "", 2},
     {VC_HMCS_NAME_("hmcs3") ".try", VC_HMCS_FAMILY_,
      "HMCS depth 3, T2 tries once first, " VC_HMCS_WHAT_, 3, hmcs3_setup,
-     hmcs3_try_thread, final4, resume_vcpu, "", 2},
+     hmcs3_try_thread, vc_client_final4, resume_vcpu, "", 2},
     {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0},
 };

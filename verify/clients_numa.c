@@ -42,13 +42,7 @@ static bool topo_ready;
 
 static void machines(void)
 {
-    if (topo_ready)
-        return;
-    vc_client_topology(&topo2, "numa:2,core:2");
-    vc_client_topology(&topo3, "numa:2,cache:2,core:2");
-    /* the process topology (CNA reads it): the three-level machine */
-    vc_process_topology("numa:2,cache:2,core:2");
-    topo_ready = true;
+    vc_client_numa_machines(&topo2, &topo3, &topo_ready);
 }
 
 static const int32_t cpus2[3] = {0, 1, 2};
@@ -59,12 +53,6 @@ static const int32_t *cur_cpus = cpus2;
 
 VC_RESUME_CPUS(resume_vcpu, cur_cpus)
 
-static void final4(void *arg)
-{
-    (void)arg;
-    vc_client_final_common();
-    vc_assert(vc_acquired >= 4, "an acquisition went missing");
-}
 
 /* ---------------------------------------------------------------- CNA */
 
@@ -101,23 +89,11 @@ CLOF_BASIC_LOCKS(X)
 /* 2- and 3-level compositions of ticket locks (the paper's GenMC runs). */
 CLOF_COMPOSE(tkt3, ticket, ticket, ticket)
 
-/* A client of a composed lock N on topology T with placement C. */
-#define VC_COMPOSED_CLIENT_(N, T, C)                                           \
-    static clof_##N##_t N##_lock;                                              \
-    static clof_##N##_ctx_t N##_ctx[3];                                        \
-    static void N##_setup(void *arg)                                           \
-    {                                                                          \
-        (void)arg;                                                             \
-        machines();                                                            \
-        cur_cpus = C;                                                          \
-        VC_COMPOSED_RESET(N, T);                                               \
-    }                                                                          \
-    VC_CLIENT_THREAD(N##_thread, N, N##_lock, N##_ctx)
 
-#define X(L, U) VC_COMPOSED_CLIENT_(ind_##L, topo2, cpus2)
+#define X(L, U) VC_COMPOSED_CLIENT(ind_##L, topo2, cpus2)
 CLOF_BASIC_LOCKS(X)
 #undef X
-VC_COMPOSED_CLIENT_(tkt3, topo3, cpus_hmcs)
+VC_COMPOSED_CLIENT(tkt3, topo3, cpus_hmcs)
 #define tkt3l_lock tkt3_lock
 #define tkt3l_ctx tkt3_ctx
 static void tkt3l_setup(void *arg)
@@ -126,9 +102,9 @@ static void tkt3l_setup(void *arg)
     cur_cpus = cpus3_leaf;
 }
 #define tkt3l_thread tkt3_thread
-VC_COMPOSED_CLIENT_(c_bo_mcs, topo2, cpus2)
-VC_COMPOSED_CLIENT_(c_tkt_tkt, topo2, cpus2)
-VC_COMPOSED_CLIENT_(c_ptl_tkt, topo2, cpus2)
+VC_COMPOSED_CLIENT(c_bo_mcs, topo2, cpus2)
+VC_COMPOSED_CLIENT(c_tkt_tkt, topo2, cpus2)
+VC_COMPOSED_CLIENT(c_ptl_tkt, topo2, cpus2)
 
 #if defined(VC_HAVE_ACOHORT)
 /* The abortable cohort locks: T0 twice and T1 once with acquire, T2 first
@@ -137,7 +113,7 @@ VC_COMPOSED_CLIENT_(c_ptl_tkt, topo2, cpus2)
  * deadline other than 0 never passes: the abort paths run through the
  * deadline-0 attempt (docs/verification.md). */
 #define VC_ABORTABLE_CLIENT_(N)                                                \
-    VC_COMPOSED_CLIENT_(N##_x, topo2, cpus2)                                   \
+    VC_COMPOSED_CLIENT(N##_x, topo2, cpus2)                                   \
     static void N##_athread(void *arg, int t)                                  \
     {                                                                          \
         (void)arg;                                                             \
@@ -183,11 +159,11 @@ VC_ABORTABLE_CLIENT_(a_c_bo_clh)
 #endif
 
 #define VC_ENTRY_(name, fam, what, N, bound)                                   \
-    {name, fam, what, 3, N##_setup, N##_thread, final4, resume_vcpu, "", bound},
+    {name, fam, what, 3, N##_setup, N##_thread, vc_client_final4, resume_vcpu, "", bound},
 
 const vc_client_t vc_clients_numa[] = {
     {"cna", "numa", "CNA, T1 on the remote node (T2 overtakes it), count 2",
-     3, cna_setup, cna_thread, final4, resume_vcpu, "", 2},
+     3, cna_setup, cna_thread, vc_client_final4, resume_vcpu, "", 2},
     VC_ENTRY_("c-bo-mcs", "numa", "cohort lock C-BO-MCS, batch 2", c_bo_mcs, 2)
     VC_ENTRY_("c-tkt-tkt", "numa", "cohort lock C-TKT-TKT, batch 2", c_tkt_tkt, 2)
     VC_ENTRY_("c-ptl-tkt", "numa", "cohort lock C-PTL-TKT, batch 2", c_ptl_tkt, 2)

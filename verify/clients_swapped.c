@@ -76,21 +76,15 @@ VC_SWAPPED_CLIENT_(sw_mcs_clh)
 VC_SWAPPED_CLIENT_(sw_tkt_hem)
 VC_SWAPPED_CLIENT_(sw_tkt_tkt)
 
-static void final4(void *arg)
-{
-    (void)arg;
-    vc_client_final_common();
-    vc_assert(vc_acquired >= 4, "an acquisition went missing");
-}
 
 /* Preemption bound 3: with the composition's fast path (compose.h) the
  * first acquisitions skip the hierarchy, so under SC the broken window
  * needs one preemption more than without it (found at bound 3 in 0.01 s). */
 #define E_(name, what, N, expect)                                              \
-    {name, "regression", what, 3, N##_setup, N##_thread, final4, resume_vcpu,  \
+    {name, "regression", what, 3, N##_setup, N##_thread, vc_client_final4, resume_vcpu,  \
      expect, expect[0] ? 3 : 2},
 #define EP_(name, what, N, expect)                                             \
-    {name, "plain", what, 3, N##_setup, N##_thread, final4, resume_vcpu,       \
+    {name, "plain", what, 3, N##_setup, N##_thread, vc_client_final4, resume_vcpu,       \
      expect, 3},
 const vc_client_t vc_clients_swapped[] = {
     E_("swapped.ticket+mcs", "CLoF(ticket, MCS) with the release order swapped",
