@@ -684,11 +684,20 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
         }                                                                      \
         clof_##N##_acquire_slow_(l, c);                                        \
     }                                                                          \
+    /* tryacquire through `try_inner`, the inner lock's tryacquire or a    \
+     * quicker attempt that may fail where it would not (the preload        \
+     * library's lock fast path, which then acquires in full) */            \
+    CLOF_INLINE bool clof_##N##_tryacquire_with_(                              \
+        clof_##N##_t *l, clof_##N##_ctx_t *c,                                  \
+        bool (*try_inner)(clof_##B##_t *, clof_##B##_ctx_t *))                 \
+    {                                                                          \
+        c->counted = 0;                                                        \
+        return try_inner(BASE(l), &c->base);                                   \
+    }                                                                          \
     CLOF_INLINE bool clof_##N##_tryacquire(clof_##N##_t *l,                    \
                                            clof_##N##_ctx_t *c)                \
     {                                                                          \
-        c->counted = 0;                                                        \
-        return clof_##B##_tryacquire(BASE(l), &c->base);                       \
+        return clof_##N##_tryacquire_with_(l, c, clof_##B##_tryacquire);       \
     }                                                                          \
     CLOF_SLOW void clof_##N##_release_slow_(clof_##N##_t *l,                   \
                                             clof_##N##_ctx_t *c,               \
@@ -700,14 +709,29 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
         clof_##B##_release(BASE(l), &c->base);                                 \
         clof_cr_released_(s, counted, n);                                      \
     }                                                                          \
+    /* The release in two halves, for an includer that dispatches itself   \
+     * (the preload library: it tail-calls its own slow path when the      \
+     * first says so, and its fast path then makes no call and needs no    \
+     * stack frame): does this release need the layer (a counted           \
+     * acquisition, or passive threads may wait)?  If not, the inner       \
+     * release is all of it. */                                            \
+    CLOF_INLINE bool clof_##N##_release_needs_layer_(clof_##N##_t *l,          \
+                                                     clof_##N##_ctx_t *c)      \
+    {                                                                          \
+        return (c->counted | HINT(l)) != 0;                                    \
+    }                                                                          \
+    CLOF_INLINE void clof_##N##_release_inner_(clof_##N##_t *l,                \
+                                               clof_##N##_ctx_t *c)            \
+    {                                                                          \
+        clof_##B##_release(BASE(l), &c->base);                                 \
+    }                                                                          \
     CLOF_INLINE void clof_##N##_release(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
     {                                                                          \
-        uint32_t counted = c->counted;                                         \
-        if (CLOF_UNLIKELY(counted | HINT(l))) {                                \
-            clof_##N##_release_slow_(l, c, counted);                           \
+        if (CLOF_UNLIKELY(clof_##N##_release_needs_layer_(l, c))) {            \
+            clof_##N##_release_slow_(l, c, c->counted);                        \
             return;                                                            \
         }                                                                      \
-        clof_##B##_release(BASE(l), &c->base);                                 \
+        clof_##N##_release_inner_(l, c);                                       \
     }                                                                          \
     CLOF_INLINE bool clof_##N##_has_waiters(clof_##N##_t *l,                   \
                                             clof_##N##_ctx_t *c)               \

@@ -37,20 +37,24 @@
 
 /* PL_INPLACE(name): pl_internal.h */
 
-/* The lock fast path tries the lock (tryacquire) and leaves everything
- * else to the slow path, so that it makes no call and saves no register;
- * a lock whose tryacquire itself may wait (CLH: the rare reuse of the free
- * node) gains nothing from that and acquires directly instead. */
-#define PL_FAST_ACQUIRE(name) PL_FAST_ACQUIRE_##name
-#define PL_FAST_ACQUIRE_tas 0
-#define PL_FAST_ACQUIRE_ttas 0
-#define PL_FAST_ACQUIRE_bo 0
-#define PL_FAST_ACQUIRE_ticket 0
-#define PL_FAST_ACQUIRE_ptl 0
-#define PL_FAST_ACQUIRE_mcs 0
-#define PL_FAST_ACQUIRE_clh 1
-#define PL_FAST_ACQUIRE_hemlock 0
-#define PL_FAST_ACQUIRE_hemlock_ctr 0
+/* The lock fast path tries the lock and leaves everything else to the
+ * slow path, so that it makes no call and saves no register.  Its attempt
+ * over a basic lock (plain or under cr:): the lock's tryacquire, or a
+ * quicker one that may fail where tryacquire would not (the slow path then
+ * acquires in full), where tryacquire would call out of line and so give
+ * the fast path a stack frame (CLH: an unmarked tail, the first
+ * acquisition; with CLH's tryacquire the path pushed three registers, and
+ * it acquired directly instead, docs/preload.md). */
+#define PL_TRY_QUICK(name) PL_TRY_QUICK_##name
+#define PL_TRY_QUICK_tas clof_tas_tryacquire
+#define PL_TRY_QUICK_ttas clof_ttas_tryacquire
+#define PL_TRY_QUICK_bo clof_bo_tryacquire
+#define PL_TRY_QUICK_ticket clof_ticket_tryacquire
+#define PL_TRY_QUICK_ptl clof_ptl_tryacquire
+#define PL_TRY_QUICK_mcs clof_mcs_tryacquire
+#define PL_TRY_QUICK_clh clof_clh_tryacquire_quick_
+#define PL_TRY_QUICK_hemlock clof_hemlock_tryacquire
+#define PL_TRY_QUICK_hemlock_ctr clof_hemlock_ctr_tryacquire
 
 /* Timed waiters sleep at most this long between attempts: the wake-up after
  * a release is not ordered against a timed waiter's registration (that
@@ -122,11 +126,20 @@ static inline uint64_t pl_deadline_ns(clockid_t clk, const struct timespec *abs)
 /* ---- one lock, as the operations see it ---------------------------------- */
 typedef struct {
     bool inplace; /* the lock lives in the mutex (PL_INPLACE) */
-    bool fastacq; /* the fast path acquires instead of trying (PL_FAST_ACQUIRE) */
     bool crblock; /* a cr: lock in place, its state in a block (pl_cr_block) */
     bool (*tryacquire)(void *l, void *c);
     void (*acquire)(void *l, void *c);
     void (*release)(void *l, void *c);
+    /* a cr: lock's release in two halves (cr.h, release_needs_layer_ and
+     * release_inner_), NULL for the others: the unlock fast path asks the
+     * first before it touches anything and tail-calls the slow path when
+     * the layer is needed, so that it makes no call and needs no stack
+     * frame (called inline, the layer's out-of-line part cost every unlock
+     * a stack adjustment, 2 of the layer's 8 instructions over MCS) */
+    bool (*rel_needs_layer)(void *l, void *c);
+    void (*rel_inner)(void *l, void *c);
+    /* the lock fast path's attempt (PL_TRY_QUICK), NULL: tryacquire */
+    bool (*tryquick)(void *l, void *c);
     /* the wait of a timed lock after a failed try: 0 held, or ETIMEDOUT */
     int (*timed)(pl_mutex_t *m, void *l, void *c, clockid_t clk, const struct timespec *abs);
     void (*destroy)(void *l); /* an in-place lock at pthread_mutex_destroy */
@@ -336,9 +349,10 @@ PL_OP int pl_op_lock_fast(const pl_lockfns_t *f, bool S, bool trylock, pthread_m
         return slow(m);
     if (CLOF_UNLIKELY(l == NULL))
         return slow(m);
-    if (!trylock && f->fastacq) {
+    if (!trylock && f->tryquick) {
+        if (CLOF_UNLIKELY(!f->tryquick(l, PL_CTX(b))))
+            return slow(m);
         pl_tls.cache = NULL;
-        f->acquire(l, PL_CTX(b));
     } else {
         if (CLOF_UNLIKELY(!f->tryacquire(l, PL_CTX(b))))
             return trylock ? EBUSY : slow(m);
@@ -364,10 +378,15 @@ PL_OP int pl_op_unlock(const pl_lockfns_t *f, bool S, pthread_mutex_t *pm,
     if (CLOF_UNLIKELY(pl_tls.cache != NULL))
         return slow(m);
     void *l = pl_op_lockp_fast(f, m);
+    if (f->rel_needs_layer && CLOF_UNLIKELY(f->rel_needs_layer(l, PL_CTX(b))))
+        return slow(m);
     b->mutex = NULL;
     clof_atomicptr_write_rlx(&m->box, (pl_box_t *)NULL);
     pl_tls.cache = b;
-    f->release(l, PL_CTX(b));
+    if (f->rel_inner)
+        f->rel_inner(l, PL_CTX(b));
+    else
+        f->release(l, PL_CTX(b));
     return 0;
 }
 PL_OP int pl_op_timedlock(const pl_lockfns_t *f, bool S, pthread_mutex_t *pm, clockid_t clk,
@@ -429,18 +448,26 @@ PL_OP void pl_op_fork_reset(const pl_lockfns_t *f, pl_mutex_t *m, pl_box_t *b)
                    "the preload library needs all-zero = unlocked");           \
     _Static_assert(CLOF_##NAME##_THREAD_OBLIVIOUS,                             \
                    "the preload library needs thread-oblivious locks");       \
-    PL_DEFINE_LOCK(name, PL_FAST_ACQUIRE(name), pl_destroy_##name, PL_TIMED_POLL, 0)
+    PL_OP bool pl_tryquick_##name(void *l, void *c)                            \
+    { return PL_TRY_QUICK(name)((clof_##name##_t *)l, (clof_##name##_ctx_t *)c); } \
+    PL_DEFINE_LOCK_(name, pl_destroy_##name, PL_TIMED_POLL, 0, NULL, NULL,     \
+                    pl_tryquick_##name)
 /* A lock over the hierarchy (hmcs.h, cna.h, cohort.h, compose.h: zero bytes
  * are a valid lock, thread-oblivious by construction). */
-#define PL_DEFINE_NUMA(id, _) PL_DEFINE_LOCK(id, 0, pl_destroy_##id, PL_TIMED_POLL, 0)
+#define PL_DEFINE_NUMA(id, _) PL_DEFINE_LOCK(id, pl_destroy_##id, PL_TIMED_POLL, 0)
 /* An abortable lock over the hierarchy: timed locks wait in the lock. */
-#define PL_DEFINE_ABORTABLE(id, _) PL_DEFINE_LOCK(id, 0, pl_destroy_##id, PL_TIMED_UNTIL, 0)
+#define PL_DEFINE_ABORTABLE(id, _) PL_DEFINE_LOCK(id, pl_destroy_##id, PL_TIMED_UNTIL, 0)
 
 /* The table of lock `name` (its functions, typed as the table needs them),
  * and its entry points for S = 0 and 1.  CRBLOCK: a cr: lock whose state is
  * in a block of its own (pl_internal.h): it lives in place, whatever
  * PL_INPLACE says (PL_FORCE_BLOCK). */
-#define PL_DEFINE_LOCK(name, FASTACQ, DESTROY, TIMED, CRBLOCK)                 \
+#define PL_DEFINE_LOCK(name, DESTROY, TIMED, CRBLOCK)                          \
+    PL_DEFINE_LOCK_(name, DESTROY, TIMED, CRBLOCK, NULL, NULL, NULL)
+/* ... with a cr: lock's two release halves and its quick attempt
+ * (PL_DEFINE_CR) */
+#define PL_DEFINE_LOCK_(name, DESTROY, TIMED, CRBLOCK, NEEDS, INNER,            \
+                        QUICK)                                                 \
     PL_OP bool pl_tryfn_##name(void *l, void *c)                               \
     { return clof_##name##_tryacquire((clof_##name##_t *)l, (clof_##name##_ctx_t *)c); } \
     PL_OP void pl_acqfn_##name(void *l, void *c)                               \
@@ -453,9 +480,10 @@ PL_OP void pl_op_fork_reset(const pl_lockfns_t *f, pl_mutex_t *m, pl_box_t *b)
                                  const struct timespec *abs)                   \
     { (void)m; return TIMED(name, m, l, c, clk, abs); }                        \
     static const pl_lockfns_t pl_fns_##name = {                                \
-        PL_INPLACE(name) || (CRBLOCK), FASTACQ, CRBLOCK, pl_tryfn_##name,      \
+        PL_INPLACE(name) || (CRBLOCK), CRBLOCK, pl_tryfn_##name,               \
         pl_acqfn_##name,                                                       \
-        pl_relfn_##name, pl_timedfn_##name, pl_destroyfn_##name};              \
+        pl_relfn_##name, NEEDS, INNER, QUICK, pl_timedfn_##name,               \
+        pl_destroyfn_##name};                                                  \
     static void pl_fork_reset_##name(pl_mutex_t *m, pl_box_t *b)               \
     { pl_op_fork_reset(&pl_fns_##name, m, b); }                                \
     PL_DEFINE_ENTRIES(name, 0)                                                 \
@@ -509,9 +537,25 @@ PL_NUMA_LOCKS(PL_OPS_DECL_CR_)
 /* The reorderable lock (LibASL) over lock `id` of the table: clof_asl_<id>
  * (pl_internal.h); a lock of its own, so the other locks' paths are
  * untouched. */
-#define PL_DEFINE_ASL(id, _) PL_DEFINE_LOCK(asl_##id, 0, pl_destroy_asl_##id, PL_TIMED_POLL, 0)
+#define PL_DEFINE_ASL(id, _) PL_DEFINE_LOCK(asl_##id, pl_destroy_asl_##id, PL_TIMED_POLL, 0)
 /* Concurrency restriction (cr.h) over lock `id` of the table: clof_cr_<id>. */
-#define PL_DEFINE_CR(id, _)                                                    \
-    PL_DEFINE_LOCK(cr_##id, 0, pl_destroy_cr_##id, PL_TIMED_POLL, pl_crblock_cr_##id)
+#define PL_DEFINE_CR(id, _) PL_DEFINE_CR_(id, NULL)
+/* ... over a basic lock: with the quick attempt of PL_TRY_QUICK */
+#define PL_DEFINE_CR_BASIC(name, _)                                            \
+    PL_OP bool pl_tryquick_cr_##name(void *l, void *c)                         \
+    { return clof_cr_##name##_tryacquire_with_((clof_cr_##name##_t *)l,        \
+                                               (clof_cr_##name##_ctx_t *)c,    \
+                                               PL_TRY_QUICK(name)); }          \
+    PL_DEFINE_CR_(name, pl_tryquick_cr_##name)
+#define PL_DEFINE_CR_(id, QUICK)                                               \
+    PL_OP bool pl_rel_needs_layer_cr_##id(void *l, void *c)                    \
+    { return clof_cr_##id##_release_needs_layer_((clof_cr_##id##_t *)l,        \
+                                                 (clof_cr_##id##_ctx_t *)c); } \
+    PL_OP void pl_rel_inner_cr_##id(void *l, void *c)                          \
+    { clof_cr_##id##_release_inner_((clof_cr_##id##_t *)l,                     \
+                                    (clof_cr_##id##_ctx_t *)c); }              \
+    PL_DEFINE_LOCK_(cr_##id, pl_destroy_cr_##id, PL_TIMED_POLL,                 \
+                    pl_crblock_cr_##id, pl_rel_needs_layer_cr_##id,             \
+                    pl_rel_inner_cr_##id, QUICK)
 
 #endif /* CLOF_PRELOAD_LOCK_TMPL_H */

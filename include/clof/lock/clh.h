@@ -279,6 +279,18 @@ CLOF_SLOW bool clof_clh_tryacquire_unmarked_(clof_clh_t *l, clof_clh_ctx_t *c,
     return true;
 }
 
+/* tryacquire on a free tail `t` (empty or marked): my node in its place */
+CLOF_INLINE bool clof_clh_try_free_(clof_clh_t *l, clof_clh_ctx_t *c,
+                                    clof_clh_node_t *t)
+{
+    clof_clh_node_t *me = clof_clh_mynode_(c);
+    clof_atomic32_write_rlx(&me->locked, 1);
+    if (clof_atomicptr_cmpxchg(&l->tail, t, me) != t)
+        return false;
+    c->pred = t != NULL ? clof_clh_unmark_(t) : clof_clh_first_(l);
+    return true;
+}
+
 CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
@@ -286,12 +298,20 @@ CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
      * unmarked tail is held, or free behind a release that did not mark */
     if (CLOF_UNLIKELY(t != NULL && !clof_clh_marked_(t)))
         return clof_clh_tryacquire_unmarked_(l, c, t);
-    clof_clh_node_t *me = clof_clh_mynode_(c);
-    clof_atomic32_write_rlx(&me->locked, 1);
-    if (clof_atomicptr_cmpxchg(&l->tail, t, me) != t)
+    return clof_clh_try_free_(l, c, t);
+}
+
+/* tryacquire's common case alone (a marked tail), for a caller that
+ * acquires in full when it fails: the preload library's lock fast path
+ * under cr: (cr.h), which then calls nothing and needs no stack frame.
+ * false also where tryacquire looks further: an unmarked tail (usually
+ * held) and the lock's first acquisition. */
+CLOF_INLINE bool clof_clh_tryacquire_quick_(clof_clh_t *l, clof_clh_ctx_t *c)
+{
+    clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
+    if (CLOF_UNLIKELY(!clof_clh_marked_(t)))
         return false;
-    c->pred = t != NULL ? clof_clh_unmark_(t) : clof_clh_first_(l);
-    return true;
+    return clof_clh_try_free_(l, c, t);
 }
 
 CLOF_INLINE void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
