@@ -18,6 +18,16 @@
  * The system-level owner's drop is a release store: nobody else can wait for
  * HELD while it holds the system lock.
  *
+ * Why the system-level owner clears HELD before it hands the system lock
+ * on, rather than keeping it set for the next owner: while the waiter the
+ * system lock goes to wakes up, an arrival may take the lock through the
+ * fast path.  That window is what keeps HMCS and the compositions off the
+ * FIFO collapse when threads outnumber cpus (a waiter that is not running
+ * does not hold the lock up).  Passing HELD along instead was measured:
+ * plain HMCS fell from 0.89x to 0.04x glibc on LevelDB at T = 8 on 2
+ * vCPUs, and `cr:hmcs` gained nothing (docs/perf.md, "Passing HELD at the
+ * hand-over").
+ *
  * Define CLOF_COMPOSE_NO_FAST_PATH for the papers' locks exactly.
  */
 #ifndef CLOF_HIER_FAST_H
