@@ -85,7 +85,17 @@ mcpid=""
 trap '[ -n "$mcpid" ] && kill -KILL "$mcpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 all="glibc $locks"
 machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version 2>&1 | awk 'NR == 1 { print $NF }') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
-versions="leveldb $(dpkg-query -W -f='${Version}' libleveldb-dev 2>/dev/null || echo ?), kyotocabinet $(dpkg-query -W -f='${Version}' kyotocabinet-utils 2>/dev/null || echo ?), memcached $(dpkg-query -W -f='${Version}' memcached 2>/dev/null || echo ?)"
+# a package's version: from the bundle's VERSIONS when --bin is a bundle
+# (bench/preload/bundle.sh), else from dpkg
+pkgver() {
+  local v="" f; f="$(dirname "$bin")/VERSIONS"
+  [ -f "$f" ] && v="$(awk -v p="$1" '$1 == p { print $2 " (bundled)"; exit }' "$f")"
+  [ -n "$v" ] || v="$(dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo ?)"
+  echo "$v"
+}
+versions="leveldb $(pkgver libleveldb-dev), kyotocabinet $(pkgver kyotocabinet-utils), memcached $(pkgver memcached), memcaslap $(pkgver libmemcached-tools)"
+[ ! -f "$(dirname "$bin")/VERSIONS" ] ||
+  versions+=", bundle of $(awk '$1 == "clof" { print $1 " " $2; exit }' "$(dirname "$bin")/VERSIONS")"
 python3 - "$cmdline" "$machine" "$versions" "$threads" "$repeats" "$duration" "$seed" "$emulate" "$rwlock" "$lib" "$libb" >"$out" <<'EOF'
 import json, sys, time
 c, m, v, t, r, d, s, e, rw, lib, libb = sys.argv[1:]

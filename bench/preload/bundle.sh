@@ -15,7 +15,8 @@
 #   . OUTDIR/env.sh
 #   bench/preload/apps.sh --bin OUTDIR/bin --lib OUTDIR/lib/libclof-preload.so ...
 #   bench/preload/oversub.sh --bin OUTDIR/bin --lib OUTDIR/lib/libclof-preload.so ...
-# OUTDIR/VERSIONS records the clof commit and the packages' versions.
+# OUTDIR/VERSIONS records the clof commit and the packages' versions
+# (apps.sh puts them in its meta line when --bin is a bundle).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="$root/build"
