@@ -98,6 +98,7 @@ soak_table() { # records title
     echo
     echo "| lock | program | runs | hours | acquisitions | hangs | wrong results | skipped |"
     echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    # (acquisitions with %.0f: mawk's %d stops at 2^31 - 1)
     awk -F'\t' '
         { l = $1; if (l ~ /^clof:/) l = "clof:*"; else if (l ~ /^asl:/) l = "asl:*"
           else if (l ~ /^cr:/) l = "cr:*"
@@ -106,8 +107,8 @@ soak_table() { # records title
           if ($3 == "hang") h[k]++; if ($3 == "wrong") w[k]++; if ($3 == "skip") sk[k]++
           tn++; ts += $4; ta += $5; th += ($3 == "hang"); tw += ($3 == "wrong") }
         END { for (i = 1; i <= no; i++) { k = order[i]; split(k, p, SUBSEP)
-                printf "| %s | %s | %d | %.3f | %d | %d | %d | %d |\n", p[1], p[2], n[k], s[k] / 3600, a[k], h[k], w[k], sk[k] }
-              printf "| **all** | | %d | %.3f | %d | %d | %d | |\n", tn, ts / 3600, ta, th, tw }' "$1" |
+                printf "| %s | %s | %d | %.3f | %.0f | %d | %d | %d |\n", p[1], p[2], n[k], s[k] / 3600, a[k], h[k], w[k], sk[k] }
+              printf "| **all** | | %d | %.3f | %.0f | %d | %d | |\n", tn, ts / 3600, ta, th, tw }' "$1" |
         sort -t'|' -k2,2 -k3,3 -s | awk '/\*\*all\*\*/ {last = $0; next} {print} END {print last}'
     echo
     echo "Compositions, asl: and cr: locks run: $(cut -f1 "$1" | grep -E '^(clof|asl|cr):' | sort -u | tr '\n' ' ')"
