@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Summarise the JSON lines of bench/preload/oversub.sh and apps.sh.
 
-usage: summarize.py FILE.jsonl [--goal X] [--goals "lock=X .. *=X"]
+usage: summarize.py FILE.jsonl [FILE.jsonl ..] [--goal X] [--goals "lock=X .. *=X"]
+                    [--ci LEVEL]
 
 Every record has: program, lock ("glibc" is the reference), threads, repeat,
 value (higher is better) and ok.  For each (program, threads) the script
@@ -17,8 +18,24 @@ less than the two columns against glibc.  Where the run has a layer and
 its inner lock (cr:NAME and NAME, asl:NAME and NAME, in the same build),
 it prints LAYER:NAME / NAME the same way: the issue's "no run slower than
 its plain lock", per repeat.
+
+Several files pool their repeats: each ratio still pairs runs of the same
+repeat of the same file (never a repeat of one run with the same number
+in another), and the medians are over every file's repeats.  Pool only
+runs of the same build and command on the same machine.
+
+--ci LEVEL (e.g. 0.9) adds to every lock / glibc cell the distribution-free
+interval of the median of its per-repeat ratios: the order statistics
+[r(k), r(n+1-k)] with the largest k for which the median lies outside
+them with probability at most 1 - LEVEL whatever the ratios' distribution
+(the sign test's interval; binomial(n, 1/2)), and its exact level.  With
+a goal, each cell then says whether the interval lies above it (met), below
+it (missed) or holds it (not resolved by this many repeats): a median of
+ten repeats whose single ratios spread over 0.3-1.9 can sit a few hundredths
+either side of a goal by chance, and the interval says how far.
 """
 import json
+import math
 import statistics
 import sys
 from collections import defaultdict
@@ -53,12 +70,69 @@ def ratios_cell(vals, prog, t, num, den):
     return m, f"{m:.2f} [{min(ratios):.2f}-{max(ratios):.2f}]"
 
 
+def median_interval(xs, level):
+    """The distribution-free interval of the median of xs at confidence at
+    least `level`: (lo, hi, exact level), or None when len(xs) is too small
+    for any order-statistic interval to reach `level`."""
+    xs = sorted(xs)
+    n = len(xs)
+    best = None
+    # P(B <= j) for B ~ binomial(n, 1/2): the median is below r(k) only if
+    # at most k-1 of the n ratios are below it
+    tail = 0.0
+    for k in range(1, n // 2 + 1):
+        tail += math.comb(n, k - 1) / 2.0 ** n   # P(B <= k-1)
+        cover = 1.0 - 2.0 * tail
+        if cover >= level:
+            best = (xs[k - 1], xs[n - k], cover)
+        else:
+            break
+    return best
+
+
+def ci_cell(vals, prog, t, num, den, level, g):
+    """'median [lo-hi] (NN%)' for the per-repeat ratios num/den, with the
+    verdict against goal g (None: no goal)."""
+    a = dict(vals.get((prog, t, num), []))
+    b = dict(vals.get((prog, t, den), []))
+    ratios = [a[r] / b[r] for r in a if r in b and b[r] > 0]
+    if not ratios:
+        return "-", None
+    m = statistics.median(ratios)
+    iv = median_interval(ratios, level)
+    if iv is None:
+        return f"{m:.2f} (n={len(ratios)}: too few for {level:.0%})", None
+    lo, hi, cover = iv
+    cell = f"{m:.2f} [{lo:.2f}-{hi:.2f}] n={len(ratios)}"
+    verdict = None
+    if g is not None:
+        verdict = "met" if lo >= g else ("missed" if hi < g else "not resolved")
+        cell += " " + verdict
+    return cell, verdict
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] in ("-h", "--help"):
         print(__doc__)
         return 0 if args else 2
-    path = args[0]
+    ci = None
+    if "--ci" in args:
+        ci = float(args[args.index("--ci") + 1])
+        if not 0.5 < ci < 1.0:
+            print("summarize.py: --ci wants a level between 0.5 and 1 (e.g. 0.9)", file=sys.stderr)
+            return 2
+    paths = []
+    i = 0
+    while i < len(args):
+        if args[i] in ("--goal", "--goals", "--ci"):
+            i += 2
+            continue
+        paths.append(args[i])
+        i += 1
+    if not paths:
+        print("summarize.py: no FILE.jsonl given", file=sys.stderr)
+        return 2
     goals = {}
     if "--goal" in args:
         goals["*"] = float(args[args.index("--goal") + 1])
@@ -68,34 +142,52 @@ def main():
             goals[k] = float(v)
     goal = bool(goals)
     meta = None
-    vals = defaultdict(list)  # (prog, T, lock) -> [(repeat, value)]
+    metas = []
+    # (prog, T, lock) -> [((file, repeat), value)]: a repeat pairs with the
+    # same repeat of the same file only
+    vals = defaultdict(list)
     failed = []
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            r = json.loads(line)
-            if r.get("type") == "meta":
-                meta = r
-                continue
-            if not r.get("ok", True):
-                failed.append(r)
-                continue
-            vals[(r["program"], r["threads"], r["lock"])].append((r["repeat"], r["value"]))
-            if "loadavg_1min" in r:
-                _loads.append(r["loadavg_1min"])
-    if meta:
-        print(f"- Command: `{meta.get('cmdline', '')}`")
-        print(f"- Date: {meta.get('date', '')}; machine: {meta.get('machine', '')}")
-        if meta.get("notes"):
-            print(f"- {meta['notes']}")
-        if meta.get("emulate"):
-            print(f"- clof locks over an emulated hierarchy: CLOF_EMULATE={meta['emulate']} "
+    for fi, path in enumerate(paths):
+        try:
+            f = open(path)
+        except OSError as e:
+            print(f"summarize.py: {path}: {e.strerror}", file=sys.stderr)
+            return 2
+        with f:
+            for ln, line in enumerate(f, 1):
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    r = json.loads(line)
+                except ValueError as e:
+                    print(f"summarize.py: {path}:{ln}: not a JSON line ({e})", file=sys.stderr)
+                    return 2
+                if r.get("type") == "meta":
+                    meta = r
+                    metas.append(r)
+                    continue
+                if not r.get("ok", True):
+                    failed.append(r)
+                    continue
+                vals[(r["program"], r["threads"], r["lock"])].append(((fi, r["repeat"]), r["value"]))
+                if "loadavg_1min" in r:
+                    _loads.append(r["loadavg_1min"])
+    for m in metas:
+        print(f"- Command: `{m.get('cmdline', '')}`")
+        print(f"- Date: {m.get('date', '')}; machine: {m.get('machine', '')}")
+        if m.get("notes"):
+            print(f"- {m['notes']}")
+        if m.get("emulate"):
+            print(f"- clof locks over an emulated hierarchy: CLOF_EMULATE={m['emulate']} "
                   "(glibc unchanged)")
-        if meta.get("rwlock"):
-            print(f"- the programs' pthread rwlocks in the clof runs: CLOF_RWLOCK={meta['rwlock']}")
-    print(f"- Data: {path}")
+        if m.get("rwlock"):
+            print(f"- the programs' pthread rwlocks in the clof runs: CLOF_RWLOCK={m['rwlock']}")
+    machines = {m.get("machine") for m in metas}
+    if len(machines) > 1:
+        print(f"- **the pooled files name {len(machines)} different machine lines (machine or commit): pool runs of the same code only**")
+    print(f"- Data: {', '.join(paths)}" + (f" ({len(paths)} runs pooled; a ratio pairs runs "
+                                           "of one repeat of one file)" if len(paths) > 1 else ""))
     loads = [r for r in _loads]
     if loads:
         print(f"- 1-minute load average when the runs started: median {statistics.median(loads):.2f}, "
@@ -136,6 +228,17 @@ def main():
             elif goal:
                 row += " | "
             print(row + " |")
+        if ci is not None:
+            print(f"\n{prog}: lock / glibc, median of per-repeat ratios [its {ci:.0%} "
+                  "distribution-free interval], repeats\n")
+            print("| lock | " + " | ".join(f"T={t}" for t in ts) + " |")
+            print("|---|" + "---|" * len(ts))
+            for l in locks:
+                if l == "glibc":
+                    continue
+                g = goal_of(goals, l) if goal else None
+                cells = [ci_cell(vals, prog, t, l, "glibc", ci, g)[0] for t in ts]
+                print(f"| {l} | " + " | ".join(cells) + " |")
         pairs = [l for l in locks if l + "@b" in locks]
         if pairs:
             print(f"\n{prog}: A/B, lock / lock@b, median of per-repeat ratios [min-max]\n")

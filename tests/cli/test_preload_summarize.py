@@ -4,7 +4,10 @@
 ratios against glibc, the A/B table of NAME against NAME@b (each
 ratio taken within a repeat, so a repeat where the machine ran at half
 speed for every lock moves the glibc column but not the A/B one), and the
-table of a layer over its plain lock (cr:mcs / mcs, cr:mcs@b / mcs@b)."""
+table of a layer over its plain lock (cr:mcs / mcs, cr:mcs@b / mcs@b);
+then two runs pooled with --ci: each ratio pairs a repeat with the same
+repeat of its own file, and every cell's distribution-free interval of
+the median says met, missed or not resolved against the goal."""
 import json
 import os
 import subprocess
@@ -18,6 +21,55 @@ failures = []
 def check(cond, what):
     if not cond:
         failures.append(what)
+
+
+def run_summarize(d, runs, *extra):
+    paths = []
+    for i, rows in enumerate(runs):
+        path = os.path.join(d, f"run{i}.jsonl")
+        with open(path, "w") as f:
+            for r in rows:
+                f.write(json.dumps(r) + "\n")
+        paths.append(path)
+    return subprocess.run([sys.executable, os.path.join(SRC, "bench", "preload", "summarize.py"),
+                           *paths, *extra], capture_output=True, text=True)
+
+
+def pooled():
+    # two runs of 10 repeats; the second runs at half speed throughout, so
+    # a repeat paired with the same repeat number of the other file would
+    # give 2x or 0.5x ratios.  cr:a is 1.2x glibc in every repeat, cr:b
+    # 0.8x, cr:c alternates 0.90 and 1.00 (median 0.95: the goal inside).
+    runs = []
+    for speed in (1.0, 0.5):
+        rows = [{"type": "meta", "driver": "test", "cmdline": "test", "machine": "m"}]
+        for rep in range(1, 11):
+            c = 0.90 if rep % 2 else 1.00
+            for lock, v in (("glibc", 100.0), ("cr:a", 120.0), ("cr:b", 80.0), ("cr:c", 100.0 * c)):
+                rows.append({"program": "p", "lock": lock, "threads": 8, "repeat": rep,
+                             "ok": True, "value": v * speed})
+        runs.append(rows)
+    with tempfile.TemporaryDirectory() as d:
+        r = run_summarize(d, runs, "--goal", "0.95", "--ci", "0.9")
+        check(r.returncode == 0, "pooled run failed: " + r.stderr)
+        out = r.stdout
+        check("2 runs pooled" in out, "pooling not said: " + out)
+        # the plain table pairs within files too: 1.20 with no 0.6 or 2.4
+        check("| cr:a | 1.20 [1.20-1.20] |" in out, "cr:a pooled ratio row: " + out)
+        ci = out[out.index("distribution-free interval"):]
+        check("| cr:a | 1.20 [1.20-1.20] n=20 met |" in ci, "cr:a met: " + ci)
+        check("| cr:b | 0.80 [0.80-0.80] n=20 missed |" in ci, "cr:b missed: " + ci)
+        check("| cr:c | 0.95 [0.90-1.00] n=20 not resolved |" in ci, "cr:c not resolved: " + ci)
+        # too few repeats for the level: said, no verdict
+        r = run_summarize(d, [runs[0][:1 + 4 * 3]], "--goal", "0.95", "--ci", "0.9")
+        check("n=3: too few for 90%" in r.stdout, "three repeats at 90%: " + r.stdout)
+        # a bad line names its file and line
+        with open(os.path.join(d, "bad.jsonl"), "w") as f:
+            f.write(json.dumps(runs[0][0]) + "\n{oops\n")
+        r = subprocess.run([sys.executable, os.path.join(SRC, "bench", "preload", "summarize.py"),
+                            os.path.join(d, "bad.jsonl")], capture_output=True, text=True)
+        check(r.returncode == 2 and "bad.jsonl:2: not a JSON line" in r.stderr,
+              "bad line: " + r.stderr)
 
 
 def main():
@@ -48,11 +100,12 @@ def main():
     # mcs@b is not in the run: no cr:mcs@b row; clof: is not a layer
     check("cr:mcs@b /" not in lp, "cr:mcs@b without mcs@b: " + lp)
     check("clof:tkt-mcs /" not in lp, "clof: taken for a layer: " + lp)
+    pooled()
     if failures:
         for f in failures:
             print("FAIL:", f)
         return 1
-    print("ok summarize.py A/B and layer / plain")
+    print("ok summarize.py A/B, layer / plain, pooled runs and intervals")
     return 0
 
 
