@@ -24,7 +24,8 @@ repeat of the same file (never a repeat of one run with the same number
 in another), and the medians are over every file's repeats.  Pool only
 runs of the same build and command on the same machine.
 
---ci LEVEL (e.g. 0.9) adds to every lock / glibc cell the distribution-free
+--ci LEVEL (e.g. 0.9) adds to every lock / glibc cell (and every layer /
+plain lock cell, judged against 1: slower, not slower, not resolved) the distribution-free
 interval of the median of its per-repeat ratios: the order statistics
 [r(k), r(n+1-k)] with the largest k for which the median lies outside
 them with probability at most 1 - LEVEL whatever the ratios' distribution
@@ -90,9 +91,10 @@ def median_interval(xs, level):
     return best
 
 
-def ci_cell(vals, prog, t, num, den, level, g):
-    """'median [lo-hi] (NN%)' for the per-repeat ratios num/den, with the
-    verdict against goal g (None: no goal)."""
+def ci_cell(vals, prog, t, num, den, level, g, words=("met", "missed", "not resolved")):
+    """'median [lo-hi] n=N' for the per-repeat ratios num/den, with the
+    verdict against goal g (None: no goal): words[0] when the interval
+    lies at or above g, words[1] below it, words[2] when it holds g."""
     a = dict(vals.get((prog, t, num), []))
     b = dict(vals.get((prog, t, den), []))
     ratios = [a[r] / b[r] for r in a if r in b and b[r] > 0]
@@ -106,7 +108,7 @@ def ci_cell(vals, prog, t, num, den, level, g):
     cell = f"{m:.2f} [{lo:.2f}-{hi:.2f}] n={len(ratios)}"
     verdict = None
     if g is not None:
-        verdict = "met" if lo >= g else ("missed" if hi < g else "not resolved")
+        verdict = words[0] if lo >= g else (words[1] if hi < g else words[2])
         cell += " " + verdict
     return cell, verdict
 
@@ -256,6 +258,15 @@ def main():
             for l, inner in layered:
                 cells = [ratios_cell(vals, prog, t, l, inner)[1] for t in ts]
                 print(f"| {l} / {inner} | " + " | ".join(cells) + " |")
+            if ci is not None:
+                print(f"\n{prog}: layer / plain lock, median of per-repeat ratios [its {ci:.0%} "
+                      "distribution-free interval], repeats, against 1\n")
+                print("| lock | " + " | ".join(f"T={t}" for t in ts) + " |")
+                print("|---|" + "---|" * len(ts))
+                for l, inner in layered:
+                    cells = [ci_cell(vals, prog, t, l, inner, ci, 1.0,
+                                     ("not slower", "slower", "not resolved"))[0] for t in ts]
+                    print(f"| {l} / {inner} | " + " | ".join(cells) + " |")
     if failed:
         print(f"\n**{len(failed)} failed runs** (not in the medians):")
         for r in failed[:20]:

@@ -45,7 +45,8 @@ def pooled():
         rows = [{"type": "meta", "driver": "test", "cmdline": "test", "machine": "m"}]
         for rep in range(1, 11):
             c = 0.90 if rep % 2 else 1.00
-            for lock, v in (("glibc", 100.0), ("cr:a", 120.0), ("cr:b", 80.0), ("cr:c", 100.0 * c)):
+            for lock, v in (("glibc", 100.0), ("cr:a", 120.0), ("cr:b", 80.0), ("cr:c", 100.0 * c),
+                            ("a", 100.0), ("b", 100.0), ("c", 95.0)):
                 rows.append({"program": "p", "lock": lock, "threads": 8, "repeat": rep,
                              "ok": True, "value": v * speed})
         runs.append(rows)
@@ -60,8 +61,13 @@ def pooled():
         check("| cr:a | 1.20 [1.20-1.20] n=20 met |" in ci, "cr:a met: " + ci)
         check("| cr:b | 0.80 [0.80-0.80] n=20 missed |" in ci, "cr:b missed: " + ci)
         check("| cr:c | 0.95 [0.90-1.00] n=20 not resolved |" in ci, "cr:c not resolved: " + ci)
+        # the layer against its plain lock, judged against 1
+        lp = out[out.index("layer / plain lock, median of per-repeat ratios [its 90%"):]
+        check("| cr:a / a | 1.20 [1.20-1.20] n=20 not slower |" in lp, "cr:a / a: " + lp)
+        check("| cr:b / b | 0.80 [0.80-0.80] n=20 slower |" in lp, "cr:b / b: " + lp)
+        check("| cr:c / c | 1.00 [0.95-1.05] n=20 not resolved |" in lp, "cr:c / c: " + lp)
         # too few repeats for the level: said, no verdict
-        r = run_summarize(d, [runs[0][:1 + 4 * 3]], "--goal", "0.95", "--ci", "0.9")
+        r = run_summarize(d, [runs[0][:1 + 7 * 3]], "--goal", "0.95", "--ci", "0.9")
         check("n=3: too few for 90%" in r.stdout, "three repeats at 90%: " + r.stdout)
         # a bad line names its file and line
         with open(os.path.join(d, "bad.jsonl"), "w") as f:
