@@ -105,7 +105,14 @@ def ci_cell(vals, prog, t, num, den, level, g, words=("met", "missed", "not reso
     if iv is None:
         return f"{m:.2f} (n={len(ratios)}: too few for {level:.0%})", None
     lo, hi, cover = iv
-    cell = f"{m:.2f} [{lo:.2f}-{hi:.2f}] n={len(ratios)}"
+    # a bound that shows as the goal at two places gets more, so that
+    # "[0.95-..] not resolved" cannot be read as met
+    def fmt(x):
+        d = 2
+        while g is not None and x != g and d < 5 and f"{x:.{d}f}" == f"{g:.{d}f}":
+            d += 1
+        return f"{x:.{d}f}"
+    cell = f"{m:.2f} [{fmt(lo)}-{fmt(hi)}] n={len(ratios)}"
     verdict = None
     if g is not None:
         verdict = words[0] if lo >= g else (words[1] if hi < g else words[2])
