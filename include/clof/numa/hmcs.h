@@ -101,7 +101,14 @@
  *                     the root release + F_acq, SWAP below the root
  *                     release, CAS release.  Under C11 the checker finds a
  *                     lost update (ctest
- *                     verify.hmcs_variants.c11_counterexamples): like
+ *                     verify.hmcs_variants.c11_counterexamples): a
+ *                     thread that takes a middle level free has not
+ *                     synchronised with its last owner, so its relaxed
+ *                     re-initialisation of the level's node status may
+ *                     come before that owner's UNLOCKED in modification
+ *                     order (an "S" shape; on Arm the store's control
+ *                     dependency on the SWAP forbids it; docs/arm.md).
+ *                     Like
  *                     "fences" it is the paper's placement for the Armv8
  *                     model, not a correct C11 program; study only.
  * The fast path (compose.h's word) keeps its own orders in every variant.
