@@ -29,7 +29,8 @@ plain lock cell, judged against 1: slower, not slower, not resolved) the distrib
 interval of the median of its per-repeat ratios: the order statistics
 [r(k), r(n+1-k)] with the largest k for which the median lies outside
 them with probability at most 1 - LEVEL whatever the ratios' distribution
-(the sign test's interval; binomial(n, 1/2)), and its exact level.  With
+(the sign test's interval; binomial(n, 1/2); its level is LEVEL or a
+little more, the order statistics giving only some levels).  With
 a goal, each cell then says whether the interval lies above it (met), below
 it (missed) or holds it (not resolved by this many repeats): a median of
 ten repeats whose single ratios spread over 0.3-1.9 can sit a few hundredths
@@ -59,12 +60,17 @@ def goal_of(goals, lock):
     return goals[best] if best is not None else None
 
 
+def repeat_ratios(vals, prog, t, num, den):
+    """num/den at (prog, t), one ratio per repeat that has both."""
+    a = dict(vals.get((prog, t, num), []))
+    b = dict(vals.get((prog, t, den), []))
+    return [a[r] / b[r] for r in a if r in b and b[r] > 0]
+
+
 def ratios_cell(vals, prog, t, num, den):
     """The median of the per-repeat ratios num/den at (prog, t), and its
     table cell "median [min-max]" ("-" when no repeat has both)."""
-    a = dict(vals.get((prog, t, num), []))
-    b = dict(vals.get((prog, t, den), []))
-    ratios = [a[r] / b[r] for r in a if r in b and b[r] > 0]
+    ratios = repeat_ratios(vals, prog, t, num, den)
     if not ratios:
         return None, "-"
     m = statistics.median(ratios)
@@ -95,16 +101,14 @@ def ci_cell(vals, prog, t, num, den, level, g, words=("met", "missed", "not reso
     """'median [lo-hi] n=N' for the per-repeat ratios num/den, with the
     verdict against goal g (None: no goal): words[0] when the interval
     lies at or above g, words[1] below it, words[2] when it holds g."""
-    a = dict(vals.get((prog, t, num), []))
-    b = dict(vals.get((prog, t, den), []))
-    ratios = [a[r] / b[r] for r in a if r in b and b[r] > 0]
+    ratios = repeat_ratios(vals, prog, t, num, den)
     if not ratios:
         return "-", None
     m = statistics.median(ratios)
     iv = median_interval(ratios, level)
     if iv is None:
         return f"{m:.2f} (n={len(ratios)}: too few for {level:.0%})", None
-    lo, hi, cover = iv
+    lo, hi, _ = iv
     # a bound that shows as the goal at two places gets more, so that
     # "[0.95-..] not resolved" cannot be read as met
     def fmt(x):
@@ -125,11 +129,19 @@ def main():
     if not args or args[0] in ("-h", "--help"):
         print(__doc__)
         return 0 if args else 2
+    for opt in ("--goal", "--goals", "--ci"):
+        if opt in args and args.index(opt) + 1 >= len(args):
+            print(f"summarize.py: {opt} wants a value", file=sys.stderr)
+            return 2
     ci = None
     if "--ci" in args:
-        ci = float(args[args.index("--ci") + 1])
+        try:
+            ci = float(args[args.index("--ci") + 1])
+        except ValueError:
+            ci = -1.0
         if not 0.5 < ci < 1.0:
-            print("summarize.py: --ci wants a level between 0.5 and 1 (e.g. 0.9)", file=sys.stderr)
+            print(f"summarize.py: --ci {args[args.index('--ci') + 1]}: wants a level between 0.5 and 1 "
+                  "(e.g. 0.9)", file=sys.stderr)
             return 2
     paths = []
     i = 0
@@ -143,12 +155,17 @@ def main():
         print("summarize.py: no FILE.jsonl given", file=sys.stderr)
         return 2
     goals = {}
-    if "--goal" in args:
-        goals["*"] = float(args[args.index("--goal") + 1])
-    if "--goals" in args:
-        for g in args[args.index("--goals") + 1].split():
-            k, v = g.split("=")
-            goals[k] = float(v)
+    try:
+        if "--goal" in args:
+            goals["*"] = float(args[args.index("--goal") + 1])
+        if "--goals" in args:
+            for g in args[args.index("--goals") + 1].split():
+                k, v = g.split("=")
+                goals[k] = float(v)
+    except ValueError:
+        print("summarize.py: --goal wants a number (0.95), --goals \"LOCK=X .. PREFIX*=X *=X\"",
+              file=sys.stderr)
+        return 2
     goal = bool(goals)
     meta = None
     metas = []

@@ -69,6 +69,12 @@ def pooled():
         # too few repeats for the level: said, no verdict
         r = run_summarize(d, [runs[0][:1 + 7 * 3]], "--goal", "0.95", "--ci", "0.9")
         check("n=3: too few for 90%" in r.stdout, "three repeats at 90%: " + r.stdout)
+        # bad options are said, not a traceback
+        for bad in (["--ci", "2"], ["--ci", "x"], ["--ci"], ["--goals", "cr:*"]):
+            r = subprocess.run([sys.executable, os.path.join(SRC, "bench", "preload", "summarize.py"),
+                                os.path.join(d, "run0.jsonl"), *bad], capture_output=True, text=True)
+            check(r.returncode == 2 and "summarize.py: " in r.stderr and "Traceback" not in r.stderr,
+                  f"{bad}: {r.returncode} {r.stderr[-300:]}")
         # a bad line names its file and line
         with open(os.path.join(d, "bad.jsonl"), "w") as f:
             f.write(json.dumps(runs[0][0]) + "\n{oops\n")
