@@ -16,7 +16,8 @@
 #                (T worker threads, 127.0.0.1), then a pl_mc_check of 2000
 #                keys (a mismatch fails the run)
 # Writes JSON lines to BUILD/results/preload-apps-<date>.jsonl and prints
-# bench/preload/summarize.py's tables (saved next to it, .md).
+# bench/preload/summarize.py's tables (saved next to it, .md; with 6 repeats
+# or more, each ratio's 90% interval too: summarize.py --ci).
 #
 # usage: bench/preload/apps.sh [--bin DIR] [--lib FILE] [--threads "1 2 3 4"]
 #          [--repeats 5] [--duration 2] [--locks "mcs clh ticket hemlock tas"]
@@ -184,4 +185,6 @@ for r in $(seq 1 "$repeats"); do
   echo "apps: repeat $r/$repeats done ($(date +%H:%M:%S))" >&2
 done
 md="${out%.jsonl}.md"
-python3 "$root/bench/preload/summarize.py" "$out" --goal 0.95 | tee "$md"
+# with 6 repeats or more, each ratio's 90% interval too (summarize.py --ci)
+ci=(); [ "$repeats" -lt 6 ] || ci=(--ci 0.9)
+python3 "$root/bench/preload/summarize.py" "$out" --goal 0.95 "${ci[@]}" | tee "$md"

@@ -8,7 +8,8 @@
 # For each repeat and each T, every lock and glibc run once, in an order
 # shuffled per (seed, repeat, T), so each lock/glibc ratio compares runs
 # made seconds apart.  Writes JSON lines to BUILD/results/preload-oversub-<date>.jsonl
-# and prints bench/preload/summarize.py's tables (saved next to it, .md).
+# and prints bench/preload/summarize.py's tables (saved next to it, .md; with
+# 6 repeats or more, each ratio's 90% interval too: summarize.py --ci).
 #
 # usage: bench/preload/oversub.sh [--bin DIR] [--lib FILE] [--threads "2 4 8 16"]
 #          [--repeats 5] [--duration 1] [--cs-lines 2] [--non-cs 100]
@@ -103,4 +104,6 @@ EOF
 done
 md="${out%.jsonl}.md"
 # the goals of the issues: unfair locks >= 1.0x glibc, FIFO locks >= 0.5x, cr: locks >= 0.8x (issue 19)
-python3 "$root/bench/preload/summarize.py" "$out" --goals "tas=1.0 ttas=1.0 bo=1.0 cr:*=0.8 *=0.5" | tee "$md"
+# with 6 repeats or more, each ratio's 90% interval too (summarize.py --ci)
+ci=(); [ "$repeats" -lt 6 ] || ci=(--ci 0.9)
+python3 "$root/bench/preload/summarize.py" "$out" --goals "tas=1.0 ttas=1.0 bo=1.0 cr:*=0.8 *=0.5" "${ci[@]}" | tee "$md"
