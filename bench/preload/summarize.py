@@ -167,7 +167,6 @@ def main():
               file=sys.stderr)
         return 2
     goal = bool(goals)
-    meta = None
     metas = []
     # (prog, T, lock) -> [((file, repeat), value)]: a repeat pairs with the
     # same repeat of the same file only
@@ -190,7 +189,6 @@ def main():
                     print(f"summarize.py: {path}:{ln}: not a JSON line ({e})", file=sys.stderr)
                     return 2
                 if r.get("type") == "meta":
-                    meta = r
                     metas.append(r)
                     continue
                 if not r.get("ok", True):
@@ -223,7 +221,7 @@ def main():
     locks = sorted({k[2] for k in vals}, key=lambda l: (l != "glibc", l))
     for prog in programs:
         ts = sorted({k[1] for k in vals if k[0] == prog})
-        unit = (meta or {}).get("units", {}).get(prog, "ops/s")
+        unit = (metas[-1] if metas else {}).get("units", {}).get(prog, "ops/s")
         print(f"\n### {prog}: median {unit} (higher is better)\n")
         print("| lock | " + " | ".join(f"T={t}" for t in ts) + " |")
         print("|---|" + "---:|" * len(ts))
