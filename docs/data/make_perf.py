@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Make docs/perf.md (and its plot, docs/perf-oversub.svg) from the raw
-files in docs/data.
+files in docs/data, and check README.md's headline table against them.
 
     docs/data/make_perf.py            write docs/perf.md and the plot
     docs/data/make_perf.py --check    exit 1 if they differ from what the
@@ -427,6 +427,17 @@ def page():
     return "\n".join(L) + "\n", svg_plot(vals, prog, ts, ["mcs", "cr:mcs", "hmcs", "cr:hmcs", "clh", "cr:clh"])
 
 
+README_LOCKS = ["mcs", "cr:mcs", "cna", "cr:cna"]
+
+
+def readme_rows():
+    """The rows of README.md's headline table, from the same run as
+    perf.md's first table."""
+    _, vals = read_runs([RUNS["oversub"]])
+    ts = sorted({k[1] for k in vals})
+    return ratio_table(vals, "pl_mutexbench", README_LOCKS, ts)
+
+
 def main():
     check = "--check" in sys.argv[1:]
     if [a for a in sys.argv[1:] if a != "--check"]:
@@ -445,6 +456,12 @@ def main():
             with open(full, "w") as f:
                 f.write(new)
             print(f"wrote {rel}")
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    missing = [r for r in readme_rows() if r not in readme]
+    if missing:
+        print("make_perf.py: README.md's headline table is not what " + RUNS["oversub"]
+              + " gives; its rows should be:\n" + "\n".join(readme_rows()), file=sys.stderr)
+        return 1
     if stale:
         print("make_perf.py: " + ", ".join(stale) + " differ from what docs/data gives: "
               "run docs/data/make_perf.py and commit the result", file=sys.stderr)
