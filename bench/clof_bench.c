@@ -42,6 +42,7 @@
 #include "bench_locks.h"
 #include "bench_rwlocks.h"
 #include "bench_util.h"
+#include "lockname.h"
 #ifdef CLOF_BENCH_SIM
 #include "sim.h"
 #endif
@@ -1589,24 +1590,26 @@ int main(int argc, char **argv)
     }
     if (!lock_name)
         die_usage("--lock NAME is required (see --list)", NULL);
-    p.lock_name = lock_name;
-    p.rw_lock = bench_rwlock_find(lock_name);
-    p.lock = p.rw_lock >= 0 ? -1 : bench_lock_find(lock_name);
+    /* the one grammar of lock names (src/lockname, docs/locks.md): any
+     * spelling of a name, looked up by its canonical one, which the results
+     * carry */
+    static char canon[CLOF_LOCKNAME_MAX];
+    bool canon_ok = clof_lockname_canon(lock_name, canon, sizeof canon);
+    p.rw_lock = canon_ok ? bench_rwlock_find(canon) : -1;
+    p.lock = p.rw_lock >= 0 || !canon_ok ? -1 : bench_lock_find(canon);
     if (p.lock < 0 && p.rw_lock < 0) {
-        if (read_percent_given || rw_pref_given) {
-            fprintf(stderr,
-                    "clof-bench: unknown RW lock '%s'; known RW locks: ",
-                    lock_name);
-        } else {
-            fprintf(stderr, "clof-bench: unknown lock '%s'; known locks: ",
-                    lock_name);
-            bench_lock_list(stderr, " ");
-            fputs("; known RW locks (with --read-percent P): ", stderr);
-        }
-        bench_rwlock_list(stderr, " ");
-        fputc('\n', stderr);
+        char msg[512];
+        bool rw = read_percent_given || rw_pref_given;
+        clof_lockname_unknown("clof bench", lock_name,
+                              rw ? (clof_lockset_t){bench_rwlock_names, BENCH_NRWLOCKS,
+                                                    sizeof bench_rwlock_names[0]}
+                                 : (clof_lockset_t){bench_lock_names, BENCH_NLOCKS,
+                                                    sizeof bench_lock_names[0]},
+                              msg, sizeof msg);
+        fprintf(stderr, "%s\n", msg);
         return 2;
     }
+    p.lock_name = p.rw_lock >= 0 ? bench_rwlock_names[p.rw_lock] : bench_lock_names[p.lock];
     if (p.lock >= 0 && (read_percent_given || rw_pref_given)) {
         fprintf(stderr,
                 "clof-bench: --read-percent and --rw-pref need a "

@@ -26,6 +26,7 @@
 #include "litmus.h"
 #include "bugs.h"
 #include "vc.h"
+#include "lockname.h"
 
 #include <dlfcn.h>
 #include <fnmatch.h>
@@ -58,7 +59,7 @@ static void collect(const vc_client_t *tab)
 static void usage(FILE *o)
 {
     fprintf(o,
-            "usage: clof-verify [--lock NAME]... [--model sc|tso|c11|all]\n"
+            "usage: clof verify [--lock NAME | --client NAME]... [--model sc|tso|c11|all]\n"
             "                   [--quick|--full] [--bound K] [--max-execs N]\n"
             "                   [--time-limit S] [--markdown] "
             "[--check-expected] [--no-dpor] [-v]\n"
@@ -334,6 +335,81 @@ static bool matches(const vc_client_t *c, const char *pat)
     if (!strcmp(pat, c->family))
         return true;
     return fnmatch(pat, c->name, 0) == 0;
+}
+
+/* ---------------------------------------------------------------- lock names */
+
+/* The clients of a lock named by the one grammar of lock names
+ * (src/lockname, docs/locks.md; canon already canonical): shell patterns
+ * over the client names, at most 4.  tkt-mcs -> clof.ticket+mcs*, cr:mcs ->
+ * cr.mcs* and cr.lazy.mcs*, hmcs -> hmcs3*, rw-central -> rw.central*. */
+static int lock_patterns(const char *canon, char pats[4][128])
+{
+    static const struct {
+        const char *abbr, *client;
+    } parts[] = {{"tkt", "ticket"}, {"hem", "hemlock_ctr"}, {"hemnc", "hemlock"}};
+    const char *pre = "";
+    if (!strncmp(canon, "cr:", 3)) {
+        pre = "cr.";
+        canon += 3;
+    } else if (!strncmp(canon, "bravo:", 6)) {
+        pre = "rw.bravo.";
+        canon += 6;
+    }
+    char inner[96];
+    if (!strcmp(canon, "hmcs")) {
+        snprintf(inner, sizeof inner, "hmcs3");
+    } else if (!strcmp(canon, "rw-central")) {
+        snprintf(inner, sizeof inner, "%s", *pre ? "central" : "rw.central");
+    } else if (!strncmp(canon, "rw:", 3)) {
+        snprintf(inner, sizeof inner, "%s", *pre ? "cohort" : "rw.cohort");
+    } else if (strchr(canon, '-') && strncmp(canon, "c-", 2) && strncmp(canon, "a-c-", 4) &&
+               strncmp(canon, "ck-", 3)) {
+        /* a composition: its parts as the clients spell them */
+        int np = 0;
+        bool all_tkt = true;
+        size_t o = (size_t)snprintf(inner, sizeof inner, "clof.");
+        for (const char *p = canon; *p;) {
+            size_t len = strcspn(p, "-");
+            char w[16];
+            snprintf(w, sizeof w, "%.*s", (int)(len < 15 ? len : 15), p);
+            all_tkt = all_tkt && !strcmp(w, "tkt");
+            const char *c = w;
+            for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+                if (!strcmp(w, parts[i].abbr))
+                    c = parts[i].client;
+            if (o < sizeof inner)
+                o += (size_t)snprintf(inner + o, sizeof inner - o, "%s%s", np++ ? "+" : "", c);
+            p += len + (p[len] ? 1 : 0);
+        }
+        if (all_tkt && np == 3)
+            snprintf(inner, sizeof inner, "clof.tkt3");
+    } else {
+        snprintf(inner, sizeof inner, "%s", canon);
+    }
+    int n = 0;
+    snprintf(pats[n++], 128, "%s%s", pre, inner);
+    snprintf(pats[n++], 128, "%s%s.*", pre, inner);
+    if (!strcmp(pre, "cr.")) {
+        snprintf(pats[n++], 128, "cr.lazy.%s", inner);
+        snprintf(pats[n++], 128, "cr.lazy.%s.*", inner);
+    }
+    return n;
+}
+
+/* client c is one of lock canon's (the must-fail, slow and barrier-variant
+ * clients left to --client) */
+static bool lock_has_client(const char *canon, const vc_client_t *c)
+{
+    if (*c->expect || !strcmp(c->family, "deep") || !strcmp(c->family, "regression") ||
+        !strcmp(c->family, "hmcs-variants"))
+        return false;
+    char pats[4][128];
+    int n = lock_patterns(canon, pats);
+    for (int i = 0; i < n; i++)
+        if (fnmatch(pats[i], c->name, 0) == 0)
+            return true;
+    return false;
 }
 
 /* ---------------------------------------------------------------- mutation */
@@ -1185,6 +1261,7 @@ int main(int argc, char **argv)
 #endif
 
     const char *sel[MAXSEL];
+    bool sel_lock[MAXSEL]; /* --lock (a lock name) or --client (client names) */
     int nsel = 0;
     int mmask = 7;
     opts_t o = {-2, false, 0, 0, 0, false, false};
@@ -1203,11 +1280,12 @@ int main(int argc, char **argv)
         }                                                                      \
         i++;                                                                   \
     } while (0)
-        if (!strcmp(a, "--lock")) {
+        if (!strcmp(a, "--lock") || !strcmp(a, "--client")) {
             NEED();
-            if (nsel < MAXSEL)
+            if (nsel < MAXSEL) {
+                sel_lock[nsel] = !strcmp(a, "--lock");
                 sel[nsel++] = v;
-        } else if (!strcmp(a, "--model")) {
+            }        } else if (!strcmp(a, "--model")) {
             NEED();
             if (!strcmp(v, "all"))
                 mmask = 7;
@@ -1290,9 +1368,14 @@ int main(int argc, char **argv)
     const vc_client_t *run[MAXSEL];
     int nrun = 0;
     for (int s = 0; s < nsel; s++) {
+        /* --lock NAME: a lock name (any spelling) runs that lock's clients;
+         * a name outside the grammar (a family, a client, a pattern) is
+         * taken as --client takes it */
+        char canon[CLOF_LOCKNAME_MAX];
+        bool is_lock = sel_lock[s] && clof_lockname_canon(sel[s], canon, sizeof canon);
         int hit = 0;
         for (int i = 0; i < nall; i++) {
-            if (!matches(all[i], sel[s]))
+            if (is_lock ? !lock_has_client(canon, all[i]) : !matches(all[i], sel[s]))
                 continue;
             hit++;
             int k;
@@ -1302,16 +1385,21 @@ int main(int argc, char **argv)
             if (k == nrun)
                 run[nrun++] = all[i];
         }
-        if (!hit) {
+        if (!hit && is_lock) {
             fprintf(stderr,
-                    "clof-verify: no lock named '%s'; known locks:\n ",
-                    sel[s]);
-            for (int i = 0; i < nall; i++)
-                fprintf(stderr, " %s", all[i]->name);
-            fprintf(stderr, "\n  families: basic numa clof regression plain; "
-                            "'all'; shell patterns\n");
+                    "clof verify: no client models lock %s (clof verify --list shows the "
+                    "clients; --client NAME runs one)\n",
+                    canon);
             return 2;
         }
+        if (!hit) {
+            char msg[512];
+            clof_lockname_unknown("clof verify", sel[s], (clof_lockset_t){0}, msg, sizeof msg);
+            fprintf(stderr, "%s; or a client, family or pattern of clof verify --list\n", msg);
+            return 2;
+        }
+        if (is_lock)
+            printf("lock %s: %d client%s\n", canon, hit, hit == 1 ? "" : "s");
     }
     if (nsel == 0)
         for (int i = 0; i < nall; i++)
