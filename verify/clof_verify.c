@@ -56,24 +56,72 @@ static void collect(const vc_client_t *tab)
             all[nall++] = tab;
 }
 
+/* "clof verify" when the clof command ran this program (CLOF_PROG) */
+static const char *prog_name(void)
+{
+    const char *p = getenv("CLOF_PROG");
+    return p != NULL && *p != 0 ? p : "clof-verify";
+}
+
 static void usage(FILE *o)
 {
+    const char *p = prog_name();
     fprintf(o,
-            "usage: clof verify [--lock NAME | --client NAME]... [--model sc|tso|c11|all]\n"
-            "                   [--quick|--full] [--bound K] [--max-execs N]\n"
-            "                   [--time-limit S] [--markdown] "
-            "[--check-expected] [--no-dpor] [-v]\n"
-            "       clof-verify --selftest [--model M]\n"
-            "       clof-verify --mutate [--lock NAME]... [--model M]\n"
-            "       clof-verify --optimize LOCK [--full] [-v]\n"
-            "       clof-verify --bug NAME [--model M]\n"
-            "       clof-verify --check-orders FILE --clients A,B [--bound K]\n"
-            "       clof-verify --list\n"
-            "NAME: a client name, a family (basic, numa, clof, regression,\n"
-            "hmcs-variants, deep, plain), a shell pattern (\"clof.*\"), or all\n"
-            "(default: every client that must verify).  --quick (default): each\n"
-            "client's preemption bound\n"
-            "(2); --full: exhaustive (no bound).\n");
+            "usage: %s [--lock NAME | --client PAT]... [--model sc|tso|c11|all]\n"
+            "           [--quick | --full | --bound K] [--max-execs N] [--time-limit S]\n"
+            "           [--markdown] [--check-expected] [--no-dpor] [-v]\n"
+            "       %s --mutate [--lock NAME | --client PAT]... [--model M]\n"
+            "       %s --selftest [--model M] [--markdown]\n"
+            "       %s --optimize CLIENT [--full] [-v]\n"
+            "       %s --bug NAME [--model M]\n"
+            "       %s --check-orders FILE --clients A,B [--bound K]\n"
+            "       %s --list\n",
+            p, p, p, p, p, p, p);
+    fputs("\n"
+          "Model-checks the locks' clients (small programs of 2-4 threads) under\n"
+          "the memory models; docs/verification.md.\n"
+          "  --lock NAME       a lock, any spelling of its name (docs/locks.md, `clof\n"
+          "                    locks`): runs that lock's clients (mcs, tkt-mcs, hmcs,\n"
+          "                    cr:mcs, rw-central ...); repeatable.  Default: every\n"
+          "                    client that must verify\n"
+          "  --client PAT      clients by name (clof verify --list), family (basic,\n"
+          "                    numa, clof, cr, rw, regression, hmcs-variants, deep,\n"
+          "                    plain), shell pattern (\"clof.*\") or all; repeatable.\n"
+          "                    --lock takes these too when NAME is not a lock name\n"
+          "  --model M         sc, tso, c11 or all (default all)\n"
+          "  --quick           each client's preemption bound (default; 2 for most)\n"
+          "  --full            exhaustive: no preemption bound\n"
+          "  --bound K         preemption bound K (0 and up) for every client\n"
+          "  --max-execs N     stop a check after N executions (default: no limit)\n"
+          "  --time-limit S    stop a check after S seconds (default: no limit)\n"
+          "  --markdown        the results as a Markdown table\n"
+          "  --check-expected  the must-fail clients must fail (exit 1 otherwise)\n"
+          "  --no-dpor         explore every interleaving (no partial-order reduction)\n"
+          "  -v                print each execution's verdict as it runs\n"
+          "  --mutate          weaken each memory order in turn; report the ones a\n"
+          "                    client catches and the ones no client needs\n"
+          "  --selftest        the checker's own litmus suite\n"
+          "  --optimize CLIENT the weakest orders that still verify together\n"
+          "  --bug NAME        a named memory-order bug (must be caught)\n"
+          "  --check-orders FILE --clients A,B  check the orders of FILE on clients A,B\n"
+          "  --list            the clients, their families, the named bugs\n"
+          "exit status: 0 every check verified, 1 a property violated (the\n"
+          "execution is printed as a trace), 2 bad usage or a checker error\n"
+          "example: clof verify --lock tkt-mcs --model c11\n",
+          o);
+}
+
+/* the number of option opt (value v) in [lo, hi], or exit 2 */
+static double number_arg(const char *opt, const char *v, double lo, double hi)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end != 0 || !(x >= lo && x <= hi)) {
+        fprintf(stderr, "%s: %s %s: expected a number from %g to %g%s\n", prog_name(), opt, v,
+                lo, hi, !strcmp(opt, "--time-limit") ? " (seconds)" : "");
+        exit(2);
+    }
+    return x;
 }
 
 static const char *bound_str(const vc_result_t *r, int bound, char *b,
@@ -1275,7 +1323,7 @@ int main(int argc, char **argv)
 #define NEED()                                                                 \
     do {                                                                       \
         if (!v) {                                                              \
-            fprintf(stderr, "clof-verify: %s needs a value\n", a);             \
+            fprintf(stderr, "%s: %s needs a value\n", prog_name(), a);          \
             return 2;                                                          \
         }                                                                      \
         i++;                                                                   \
@@ -1303,13 +1351,13 @@ int main(int argc, char **argv)
             o.full = true;
         } else if (!strcmp(a, "--bound")) {
             NEED();
-            o.bound_override = atoi(v);
+            o.bound_override = (int)number_arg(a, v, 0, 1000);
         } else if (!strcmp(a, "--max-execs")) {
             NEED();
-            o.max_execs = atol(v);
+            o.max_execs = (long)number_arg(a, v, 1, 1e15);
         } else if (!strcmp(a, "--time-limit")) {
             NEED();
-            o.time_limit = atof(v);
+            o.time_limit = number_arg(a, v, 0.001, 1e9);
         } else if (!strcmp(a, "--no-dpor")) {
             o.no_dpor = true;
         } else if (!strcmp(a, "--markdown")) {
@@ -1340,8 +1388,7 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         } else {
-            fprintf(stderr, "clof-verify: unknown argument '%s'\n", a);
-            usage(stderr);
+            fprintf(stderr, "%s: unknown argument '%s' (--help lists them)\n", prog_name(), a);
             return 2;
         }
     }
