@@ -76,6 +76,7 @@ def add_arguments(p):
     p.add_argument("--preload", metavar="LIB", help="the preload library (default: the build's)")
     p.add_argument("--keep", metavar="DIR", help="keep the raw profile files (and --compare's "
                                                   "program output) in DIR")
+    p.epilog = "example: clof profile --lock mcs --html prof.html -- ./my_server"
     p.usage = ("clof profile [--lock NAME] [--rwlock NAME] [--json FILE] [--html FILE] [--interval S] "
                "[--compare A,B,.. [--metric REGEX] [--repeat N]] -- PROGRAM [ARGS...]")
     p.add_argument("program", nargs=argparse.REMAINDER, metavar="PROGRAM [ARGS...]",
@@ -874,6 +875,8 @@ def main(args, ctx):
                 f.write(html_report(rep, args.top, args.sites, compare))
     if not keep:
         shutil.rmtree(workdir, ignore_errors=True)
+    if rep is not None:
+        clof_common.wrote(CMD, [args.json, args.html, keep])
     sys.stderr.flush()
     if st < 0:
         # the program was killed by a signal: so are we

@@ -44,6 +44,8 @@ def add_arguments(p):
     p.add_argument("--dry-run", action="store_true", help="print what would run")
     p.add_argument("--topology", metavar="FILE", help="--lock: the hierarchy file (CLOF_TOPOLOGY)")
     p.add_argument("--emulate", metavar="SHAPE", help="--lock: an emulated machine (CLOF_EMULATE)")
+    p.epilog = ("example: clof run --lock tkt-mcs --stats -- ./my_server   (the same as "
+                "CLOF_LOCK=tkt-mcs CLOF_STATS=1 LD_PRELOAD=.../libclof-preload.so ./my_server)")
     p.usage = ("clof run [--select DIR | --lock NAME] [--stats] [--preload LIB] "
                "[--topology FILE | --emulate SHAPE] [--dry-run] -- PROGRAM [ARGS...]")
     p.add_argument("program", nargs=argparse.REMAINDER, metavar="PROGRAM [ARGS...]",
