@@ -183,8 +183,8 @@ def asl_lock_name(ctx, bench, name, flag):
         return "asl:mcs"
     canon = clof_common.lock_name("asl-profile", ctx, name)
     if canon not in known:
-        clof_common.die("asl-profile", "%s %s: clof-asl-bench has no such lock; its locks: %s"
-                        % (flag, name, " ".join(known)))
+        clof_common.die("asl-profile", "%s %s: clof-asl-bench has no lock %s; its locks: %s"
+                        % (flag, name, canon, " ".join(known)))
     return canon
 
 

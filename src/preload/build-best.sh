@@ -185,13 +185,19 @@ say "build-best.sh: compiling libclof-preload.so with $cc, default lock $lock${t
 own() { # SRC: compiled here even when the build tree's objects are reused
   [ "$(basename "$1")" = pl_core.c ] || { [ -n "$rwlock" ] && [ "$(basename "$1")" = pl_rwlock.c ]; }
 }
-fresh() { # FILE: exists and no source is newer
+fresh() { # FILE: exists and no source is newer (src/lockname/*.c: always compiled here)
   [ -f "$1" ] && [ -z "$(find "$here" "$root/include" "$root/src" "$root/tools/gen_compositions.py" \
-                         -newer "$1" \( -name '*.[ch]' -o -name '*.py' \) 2>/dev/null | head -1)" ]
+                         -newer "$1" \( -name '*.[ch]' -o -name '*.py' \) \
+                         -not -path "$root/src/lockname/*.c" 2>/dev/null | head -1)" ]
 }
 objdir="${build:+$build/src/preload/CMakeFiles/clof_preload.dir}"
 reuse=0
-if [ -n "$build" ] && [ "$noreuse" = 0 ] && fresh "$build/lib/libclof.a"; then
+if [ -n "$build" ] && [ "$noreuse" = 0 ] && [ -f "$build/build.ninja" ] &&
+   command -v ninja >/dev/null 2>&1; then
+  # a Ninja tree: ninja knows each file's own dependencies
+  ninja -C "$build" -n lib/libclof.a lib/libclof-preload.so 2>/dev/null |
+    grep -q "no work to do" && reuse=1
+elif [ -n "$build" ] && [ "$noreuse" = 0 ] && fresh "$build/lib/libclof.a"; then
   reuse=1
   for src in "$here"/*.c; do
     own "$src" && continue
