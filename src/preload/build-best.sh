@@ -194,9 +194,13 @@ objdir="${build:+$build/src/preload/CMakeFiles/clof_preload.dir}"
 reuse=0
 if [ -n "$build" ] && [ "$noreuse" = 0 ] && [ -f "$build/build.ninja" ] &&
    command -v ninja >/dev/null 2>&1; then
-  # a Ninja tree: ninja knows each file's own dependencies
-  ninja -C "$build" -n lib/libclof.a lib/libclof-preload.so 2>/dev/null |
-    grep -q "no work to do" && reuse=1
+  # a Ninja tree: ninja knows each file's own dependencies (a dry run always
+  # shows the re-check of CONFIGURE_DEPENDS globs and its CMake step)
+  if ninja -C "$build" -n lib/libclof.a lib/libclof-preload.so >"$tmp/ninja-n" 2>&1 &&
+     ! grep -v -e "Entering directory" -e "Re-checking globbed" -e "Re-running CMake" \
+       -e "no work to do" "$tmp/ninja-n" | grep -q .; then
+    reuse=1
+  fi
 elif [ -n "$build" ] && [ "$noreuse" = 0 ] && fresh "$build/lib/libclof.a"; then
   reuse=1
   for src in "$here"/*.c; do
