@@ -298,6 +298,9 @@ int clof_lockname_suggest(const char *in, clof_lockset_t known, int max, char *o
     memset(&p, 0, sizeof p);
     p.max = max < 1 ? 1 : max > 4 ? 4 : max;
     clof_lockname_canon(in, low, sizeof low);
+    /* compositions are compared without their optional clof: */
+    for (char *c; (c = strstr(low, "clof:")) != NULL;)
+        memmove(c, c + 5, strlen(c + 5) + 1);
     /* layers: suggest for the inner name, then put them back */
     const char *inner = low;
     size_t pre = 0;
@@ -312,7 +315,7 @@ int clof_lockname_suggest(const char *in, clof_lockset_t known, int max, char *o
         }
     pre = (size_t)(inner - low);
     size_t len = strlen(inner);
-    p.limit = len <= 3 ? 1 : len <= 8 ? 2 : 3;
+    p.limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
     if (known.first != NULL)
         for (size_t i = 0; i < known.n; i++) {
             const char *k = *(const char *const *)((const char *)known.first + i * known.stride);

@@ -120,8 +120,12 @@ with tempfile.TemporaryDirectory() as tmp:
             check_counts(rep, rwl)
     r = subprocess.run([CLOF, "profile", "--rwlock", "nosuchrw", "--", PROG], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)
-    check(r.returncode == 2 and "rw-central" in r.stderr,
-          "an unknown rwlock lists the known ones: %s" % r.stderr.strip()[-200:])
+    check(r.returncode == 2 and "unknown lock 'nosuchrw'" in r.stderr and "clof locks" in r.stderr,
+          "an unknown rwlock says where to see the names: %s" % r.stderr.strip()[-200:])
+    r = subprocess.run([CLOF, "profile", "--rwlock", "rw-centrl", "--", PROG], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    check(r.returncode == 2 and "did you mean rw-central" in r.stderr,
+          "a misspelt rwlock: the closest name: %s" % r.stderr.strip()[-200:])
 
     # 3. SIGINT: the profile is written, clof profile ends by SIGINT
     r, rep = profile([], args + ["0", "2"], tmp, "sigint")
