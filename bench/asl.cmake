@@ -6,7 +6,7 @@
 # target clof_sim is defined there).
 find_package(Threads REQUIRED)
 add_executable(clof-asl-bench ${CMAKE_CURRENT_LIST_DIR}/asl_bench.c)
-target_link_libraries(clof-asl-bench PRIVATE clof_static Threads::Threads m)
+target_link_libraries(clof-asl-bench PRIVATE clof_lockname clof_static Threads::Threads m)
 target_compile_options(clof-asl-bench PRIVATE ${CLOF_WARNINGS})
 
 add_executable(clof-asl-epoch-cost ${CMAKE_CURRENT_LIST_DIR}/asl_epoch_cost.c)
@@ -18,6 +18,6 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/fiber/fiber.c AND EXISTS ${CMAKE_SOURCE_DIR}/verif
   add_executable(clof-asl-bench-sim ${CMAKE_CURRENT_LIST_DIR}/asl_bench.c)
   target_compile_definitions(clof-asl-bench-sim PRIVATE ASL_BENCH_SIM=1
     CLOF_BACKEND_HEADER="backend_sim.h")
-  target_link_libraries(clof-asl-bench-sim PRIVATE clof_sim clof_static Threads::Threads m)
+  target_link_libraries(clof-asl-bench-sim PRIVATE clof_lockname clof_sim clof_static Threads::Threads m)
   target_compile_options(clof-asl-bench-sim PRIVATE ${CLOF_WARNINGS})
 endif()

@@ -27,11 +27,11 @@
  *     by the profile's per-cpu speed, the clock is virtual time.  Labelled
  *     "simulated".
  *
- * Locks: mcs tas ticket mcs_tkt (the bases alone; mcs_tkt is the CLoF
+ * Locks: mcs tas ticket mcs-tkt (the bases alone; mcs-tkt is the CLoF
  * composition ticket-over-MCS on the machine's lowest level), shfl-pb10 (the
  * proportional policy of the paper's evaluation: 1 little core admitted
  * after every 10 big ones, over MCS), asl:mcs asl:ticket asl:tas
- * asl:mcs_tkt (ASL over that composition) aslb:mcs (blocking standby); natively also pthread and
+ * asl:mcs-tkt (ASL over that composition) aslb:mcs (blocking standby); natively also pthread and
  * aslb:pthread (Bench-6: the blocking variant over pthread_mutex).
  * `asl` is asl:mcs.  --slo NS gives every epoch that SLO (0: impossible);
  * --slo none runs ASL without epochs (the default maximum window, the
@@ -47,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,6 +58,7 @@
 #include <clof/lock/ticket.h>
 
 #include "bench_util.h"
+#include "lockname.h"
 #ifdef ASL_BENCH_SIM
 #include "sim.h"
 #endif
@@ -165,8 +167,8 @@ typedef enum {
     K_COUNT
 } kind_t;
 static const char *const kind_names[K_COUNT] = {
-    "mcs", "tas", "ticket", "mcs_tkt", "shfl-pb10", "asl:mcs", "asl:ticket", "asl:tas",
-    "asl:mcs_tkt", "aslb:mcs",
+    "mcs", "tas", "ticket", "mcs-tkt", "shfl-pb10", "asl:mcs", "asl:ticket", "asl:tas",
+    "asl:mcs-tkt", "aslb:mcs",
 #ifndef ASL_BENCH_SIM
     "pthread", "aslb:pthread",
 #endif
@@ -586,13 +588,26 @@ int main(int argc, char **argv)
     while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (o) {
         case 'l': {
-            const char *n = strcmp(optarg, "asl") == 0 ? "asl:mcs" : optarg;
+            /* the one grammar of lock names (src/lockname, docs/locks.md);
+             * shfl-pb10 and aslb:<lock> are this benchmark's own */
+            char canon[CLOF_LOCKNAME_MAX];
+            const char *n = optarg;
+            if (strcasecmp(optarg, "asl") == 0)
+                n = "asl:mcs";
+            else if (clof_lockname_canon(optarg, canon, sizeof canon))
+                n = canon;
             int k;
             for (k = 0; k < K_COUNT; k++)
-                if (strcmp(n, kind_names[k]) == 0)
+                if (strcasecmp(n, kind_names[k]) == 0)
                     break;
-            if (k == K_COUNT)
-                die("unknown lock '%s'", optarg);
+            if (k == K_COUNT) {
+                char msg[512];
+                clof_lockname_unknown("clof-asl-bench", optarg,
+                                      (clof_lockset_t){kind_names, K_COUNT, sizeof kind_names[0]},
+                                      msg, sizeof msg);
+                fprintf(stderr, "%s\n", msg);
+                exit(2);
+            }
             P.kind = (kind_t)k;
             break;
         }

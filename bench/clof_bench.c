@@ -42,6 +42,7 @@
 #include "bench_locks.h"
 #include "bench_rwlocks.h"
 #include "bench_util.h"
+#include "lockname.h"
 #ifdef CLOF_BENCH_SIM
 #include "sim.h"
 #endif
@@ -1152,11 +1153,21 @@ static void print_json(const params_t *p, int run, const result_t *r)
 
 /* ---- command line ---------------------------------------------------------------- */
 
+/* the name the usage and the errors give: "clof bench" when the clof
+ * command ran this program (it sets CLOF_PROG), else clof-bench */
+static const char *prog_name(void)
+{
+    const char *p = getenv("CLOF_PROG");
+    return p != NULL && *p != 0 ? p : "clof-bench";
+}
+
 static void usage(FILE *f)
 {
+    fprintf(f,
+            "usage: %s --list | --list-rw\n"
+            "       %s --lock NAME --threads N --duration SECONDS\n",
+            prog_name(), prog_name());
     fputs(
-        "usage: clof-bench --list | --list-rw\n"
-        "       clof-bench --lock NAME --threads N --duration SECONDS\n"
         "                  [--read-percent P] [--rw-pref PREF]\n"
         "                  [--cs-lines K] [--non-cs NS] [--non-cs-fixed] [--pin]\n"
         "                  [--seed S] [--repeat R] [--sample-every N]\n"
@@ -1167,7 +1178,8 @@ static void usage(FILE *f)
         "\n"
         "  --list            print every lock name, one per line\n"
         "  --list-rw         print every reader-writer lock name, one per line\n"
-        "  --lock NAME       the lock (see --list and --list-rw)\n"
+        "  --lock NAME       the lock, any spelling of its name (docs/locks.md:\n"
+        "                    tkt-mcs = clof:tkt-mcs, cr:mcs, hmcs; `clof locks`)\n"
         "  --read-percent P  RW locks: each acquisition is a read with\n"
         "                    probability P% (0..100, default 90), else a\n"
         "                    write; a read reads the --cs-lines lines, a write\n"
@@ -1213,15 +1225,15 @@ static void usage(FILE *f)
         "                    spin (waiters keep their cpu), policy (always)\n"
         "  --sim-wall S      simulated: give up (exit 1) after S seconds of wall\n"
         "                    time (default 300; a run without progress)\n"
-        "exit status: 0 ok, 1 failed run or check, 2 bad usage\n",
+        "exit status: 0 ok, 1 failed run or check, 2 bad usage\n"
+        "example: clof bench --lock tkt-mcs --threads 4 --duration 1 --emulate numa:2,core:2\n",
         f);
 }
 
 static void die_usage(const char *msg, const char *arg)
 {
-    fprintf(stderr, "clof-bench: %s%s%s\n", msg, arg ? ": " : "",
-            arg ? arg : "");
-    fprintf(stderr, "try 'clof-bench --help'\n");
+    fprintf(stderr, "%s: %s%s%s\n", prog_name(), msg, arg ? ": " : "", arg ? arg : "");
+    fprintf(stderr, "try '%s --help'\n", prog_name());
     exit(2);
 }
 
@@ -1589,24 +1601,26 @@ int main(int argc, char **argv)
     }
     if (!lock_name)
         die_usage("--lock NAME is required (see --list)", NULL);
-    p.lock_name = lock_name;
-    p.rw_lock = bench_rwlock_find(lock_name);
-    p.lock = p.rw_lock >= 0 ? -1 : bench_lock_find(lock_name);
+    /* the one grammar of lock names (src/lockname, docs/locks.md): any
+     * spelling of a name, looked up by its canonical one, which the results
+     * carry */
+    static char canon[CLOF_LOCKNAME_MAX];
+    bool canon_ok = clof_lockname_canon(lock_name, canon, sizeof canon);
+    p.rw_lock = canon_ok ? bench_rwlock_find(canon) : -1;
+    p.lock = p.rw_lock >= 0 || !canon_ok ? -1 : bench_lock_find(canon);
     if (p.lock < 0 && p.rw_lock < 0) {
-        if (read_percent_given || rw_pref_given) {
-            fprintf(stderr,
-                    "clof-bench: unknown RW lock '%s'; known RW locks: ",
-                    lock_name);
-        } else {
-            fprintf(stderr, "clof-bench: unknown lock '%s'; known locks: ",
-                    lock_name);
-            bench_lock_list(stderr, " ");
-            fputs("; known RW locks (with --read-percent P): ", stderr);
-        }
-        bench_rwlock_list(stderr, " ");
-        fputc('\n', stderr);
+        char msg[512];
+        bool rw = read_percent_given || rw_pref_given;
+        clof_lockname_unknown(prog_name(), lock_name,
+                              rw ? (clof_lockset_t){bench_rwlock_names, BENCH_NRWLOCKS,
+                                                    sizeof bench_rwlock_names[0]}
+                                 : (clof_lockset_t){bench_lock_names, BENCH_NLOCKS,
+                                                    sizeof bench_lock_names[0]},
+                              msg, sizeof msg);
+        fprintf(stderr, "%s\n", msg);
         return 2;
     }
+    p.lock_name = p.rw_lock >= 0 ? bench_rwlock_names[p.rw_lock] : bench_lock_names[p.lock];
     if (p.lock >= 0 && (read_percent_given || rw_pref_given)) {
         fprintf(stderr,
                 "clof-bench: --read-percent and --rw-pref need a "

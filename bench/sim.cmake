@@ -20,7 +20,7 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/fiber/fiber.c AND EXISTS ${CMAKE_SOURCE_DIR}/verif
   target_include_directories(clof-bench-sim PRIVATE ${CLOF_BENCH_GEN})
   target_compile_definitions(clof-bench-sim PRIVATE CLOF_BENCH_SIM=1
     CLOF_BACKEND_HEADER="backend_sim.h")
-  target_link_libraries(clof-bench-sim PRIVATE clof_sim clof_static Threads::Threads m)
+  target_link_libraries(clof-bench-sim PRIVATE clof_lockname clof_sim clof_static Threads::Threads m)
   add_dependencies(clof-bench-sim clof_bench_compositions)
   target_compile_options(clof-bench-sim PRIVATE ${CLOF_WARNINGS})
   if(CMAKE_C_COMPILER_ID STREQUAL "GNU")

@@ -23,6 +23,7 @@
 #include "bench_locks.h"
 #include "bench_rwlocks.h"
 #include "bench_util.h"
+#include "lockname.h"
 
 static bench_lock_u unc_lock;
 static bench_ctx_u unc_ctx;
@@ -167,17 +168,21 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    int rw = bench_rwlock_find(name);
-    int idx = rw >= 0 ? -1 : bench_lock_find(name);
+    /* the one grammar of lock names (src/lockname, docs/locks.md) */
+    char canon[CLOF_LOCKNAME_MAX];
+    bool canon_ok = clof_lockname_canon(name, canon, sizeof canon);
+    int rw = canon_ok ? bench_rwlock_find(canon) : -1;
+    int idx = rw >= 0 || !canon_ok ? -1 : bench_lock_find(canon);
     if (idx < 0 && rw < 0) {
-        fprintf(stderr, "clof-uncontended: unknown lock '%s'; known locks: ",
-                name);
-        bench_lock_list(stderr, " ");
-        fputs("; known RW locks: ", stderr);
-        bench_rwlock_list(stderr, " ");
-        fputc('\n', stderr);
+        char msg[512];
+        clof_lockname_unknown("clof-uncontended", name,
+                              (clof_lockset_t){bench_lock_names, BENCH_NLOCKS,
+                                               sizeof bench_lock_names[0]},
+                              msg, sizeof msg);
+        fprintf(stderr, "%s\n", msg);
         return 2;
     }
+    name = rw >= 0 ? bench_rwlock_names[rw] : bench_lock_names[idx]; /* canonical */
     if (idx >= 0 && rw_op) {
         fprintf(stderr, "clof-uncontended: --rw-op: '%s' is a mutex\n", name);
         return 2;

@@ -313,8 +313,15 @@ static const char *usage_text =
     "  --out FILE      CSV file (default stdout)\n"
     "  --quiet         no progress on stderr\n";
 
+/* run by `clof heatmap` (CLOF_PROG set): its options are the wrapper's,
+ * so a bad value is named without this program's own usage */
 static int usage(const char *why)
 {
+    const char *prog = getenv("CLOF_PROG");
+    if (prog != NULL && *prog != 0) {
+        fprintf(stderr, "%s: %s (try '%s --help')\n", prog, why ? why : "bad usage", prog);
+        return 2;
+    }
     if (why)
         fprintf(stderr, "clof-heatmap: %s\n", why);
     fputs(usage_text, stderr);

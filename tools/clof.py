@@ -53,7 +53,9 @@ SUBCOMMANDS = [
     ("verify", "model-check the locks"),
     ("asl-profile", "profile latency SLOs for the asymmetric layer"),
     ("profile", "which locks hold a program back: per-lock contention, waits, call sites"),
+    ("locks", "list the lock names every tool takes (docs/locks.md)"),
 ]
+VERSION = "@PROJECT_VERSION@"
 
 
 class Context:
@@ -89,21 +91,29 @@ def module_name(cmd):
 
 
 def top_usage(out):
-    out.write("usage: clof <subcommand> [options]\n\nsubcommands:\n")
+    out.write("usage: clof <subcommand> [options]\n       clof --version\n\nsubcommands:\n")
     for name, text in SUBCOMMANDS:
         out.write("  %-12s %s\n" % (name, text))
-    out.write("\n'clof <subcommand> --help' for its options.\n")
+    out.write("\n'clof <subcommand> --help' for its options; man clof-<subcommand>.\n"
+              "exit status: 0 success, 1 a failed run or check, 2 bad usage or input.\n"
+              "example: clof bench --lock mcs --threads 2 --duration 1\n")
 
 
 def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         top_usage(sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
+    if argv[0] in ("-V", "--version"):
+        sys.stdout.write("clof %s\n" % (VERSION if not VERSION.startswith("@") else
+                                         "(source tree, not configured)"))
+        return 0
     cmd, rest = argv[0], argv[1:]
     known = dict(SUBCOMMANDS)
     if cmd not in known:
-        sys.stderr.write("clof: unknown subcommand '%s'\n" % cmd)
-        top_usage(sys.stderr)
+        import difflib
+        near = difflib.get_close_matches(cmd, list(known), n=2)
+        sys.stderr.write("clof: unknown subcommand '%s'%s ('clof --help' lists them)\n"
+                         % (cmd, "; did you mean %s?" % " or ".join(near) if near else ""))
         return 2
     if importlib.util.find_spec(module_name(cmd)) is None:
         sys.stderr.write("clof %s: its module %s.py is missing from %s (a broken "

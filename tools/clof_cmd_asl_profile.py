@@ -26,7 +26,8 @@ interleaved (every configuration once per round), and writes into DIR
                     SLO) while the throughput rises above the FIFO base
 
 --from FILE re-reads a profile.jsonl (no runs): the table and the plot again.
-Durations accept ns, us, ms, s suffixes (a bare number is ns).  The runs are
+Durations take ns, us, ms, s suffixes; an SLO must carry its unit (0 may go
+without), --non-cs and --cs-work take a bare number as ns.  The runs are
 emulated big.LITTLE (this machine's cpus, little cores slowed down) unless
 --simulate names a simulator profile (e.g. m1); every figure says which.
 """
@@ -41,42 +42,66 @@ import clof_common
 
 
 def add_arguments(p):
-    p.add_argument("--lock", default="asl:mcs",
-                   help="the ASL lock (clof-asl-bench --list; default asl:mcs)")
+    p.add_argument("--lock", default="asl:mcs", metavar="NAME",
+                   help="the ASL lock whose SLO is varied, any spelling of its name "
+                        "(asl:mcs, asl:ticket, asl:tas, asl:mcs-tkt, aslb:mcs; default asl:mcs)")
     p.add_argument("--slos", metavar="LIST",
-                   help="comma-separated SLOs, e.g. 50us,100us,200us")
+                   help="comma-separated SLOs, each with its unit (ns, us, ms, s; 0 alone may "
+                        "go without), e.g. 50us,100us,200us (default "
+                        "0,50us,100us,150us,200us,300us,500us,1ms)")
     p.add_argument("--range", metavar="LO:HI:N",
-                   help="N SLOs spaced evenly from LO to HI (e.g. 50us:1ms:8)")
+                   help="instead of --slos: N SLOs spaced evenly from LO to HI, durations "
+                        "with units (e.g. 50us:1ms:8)")
     p.add_argument("--baselines", default="mcs,tas,shfl-pb10",
                    help="locks to compare with, the first is the base of the "
                         "ratios (default mcs,tas,shfl-pb10; '' for none)")
     p.add_argument("--no-max", action="store_true",
                    help="skip ASL without epochs (the maximum window)")
-    p.add_argument("--workload", choices=["bench1", "bench5"], default="bench1")
-    p.add_argument("--big", type=int, default=None)
-    p.add_argument("--little", type=int, default=None)
-    p.add_argument("--duration", type=float, default=None, metavar="S")
-    p.add_argument("--non-cs", default=None, metavar="NS")
-    p.add_argument("--cs-work", default=None, metavar="NS")
-    p.add_argument("--cs-lines", type=int, default=None, metavar="K")
-    p.add_argument("--slowdown", type=float, default=None, metavar="F")
-    p.add_argument("--reps", type=int, default=3, metavar="N")
+    p.add_argument("--workload", choices=["bench1", "bench5"], default="bench1",
+                   help="bench1: one lock, short critical sections; bench5: the LibASL "
+                        "paper's 5-lock workload (default bench1)")
+    p.add_argument("--big", type=int, default=None, metavar="N",
+                   help="threads on big cores (default: clof-asl-bench's, 2)")
+    p.add_argument("--little", type=int, default=None, metavar="N",
+                   help="threads on little cores (default: clof-asl-bench's, 2)")
+    p.add_argument("--duration", type=float, default=None, metavar="S",
+                   help="seconds per run (default: clof-asl-bench's, 2)")
+    p.add_argument("--non-cs", default=None, metavar="TIME",
+                   help="work between critical sections, e.g. 2us (a bare number is ns; "
+                        "default 2us)")
+    p.add_argument("--cs-work", default=None, metavar="TIME",
+                   help="extra work inside each critical section, e.g. 500ns (a bare "
+                        "number is ns; default 0)")
+    p.add_argument("--cs-lines", type=int, default=None, metavar="K",
+                   help="shared cache lines written in the critical section (default 2)")
+    p.add_argument("--slowdown", type=float, default=None, metavar="F",
+                   help="emulated little cores run F times slower (default 1.8)")
+    p.add_argument("--reps", type=int, default=3, metavar="N",
+                   help="rounds; every configuration runs once per round (default 3)")
     p.add_argument("--seed", type=int, default=1,
-                   help="seed of the first round (round r uses seed + r)")
+                   help="seed of the first round (round r uses seed + r; default 1)")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--simulate", metavar="PROFILE")
-    g.add_argument("--emulate", metavar="SHAPE")
-    g.add_argument("--topology", metavar="FILE")
-    p.add_argument("--out", default="asl-profile", metavar="DIR")
-    p.add_argument("--from", dest="from_file", metavar="FILE")
-    p.add_argument("--no-plot", action="store_true")
+    g.add_argument("--simulate", metavar="PROFILE",
+                   help="run on the simulator with this profile (e.g. m1; docs/simulation.md)")
+    g.add_argument("--emulate", metavar="SHAPE",
+                   help="an emulated machine with core types (docs/topology.md)")
+    g.add_argument("--topology", metavar="FILE",
+                   help="a hierarchy file with core types (docs/topology.md)")
+    p.add_argument("--out", default="asl-profile", metavar="DIR",
+                   help="output folder (default ./asl-profile)")
+    p.add_argument("--from", dest="from_file", metavar="FILE",
+                   help="re-read a profile.jsonl: the table and the plot again, no runs")
+    p.add_argument("--no-plot", action="store_true", help="do not draw asl-profile.png")
+    p.epilog = ("example: clof asl-profile --slos 0,100us,1ms --big 2 --little 2 "
+                "--duration 0.5 --out asl-profile")
 
 
 _UNITS = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
-def parse_ns(text):
-    """'250us' -> 250000; a bare number is ns; None when malformed"""
+def parse_ns(text, bare_ok=True):
+    """'250us' -> 250000; a bare number is ns (bare_ok; else only 0);
+    None when malformed"""
     t = text.strip()
     for suf in ("ns", "us", "ms", "s"):
         if t.endswith(suf):
@@ -84,6 +109,12 @@ def parse_ns(text):
             break
     else:
         num, mul = t, 1
+        if not bare_ok:
+            try:
+                if float(t) != 0:
+                    return "unit"
+            except ValueError:
+                return None
     try:
         v = float(num) * mul
     except ValueError:
@@ -101,7 +132,10 @@ def slo_list(args):
         if len(parts) != 3:
             clof_common.die("asl-profile", "--range '%s': expected LO:HI:N, e.g. 50us:1ms:8"
                             % args.range)
-        lo, hi = parse_ns(parts[0]), parse_ns(parts[1])
+        lo, hi = parse_ns(parts[0], False), parse_ns(parts[1], False)
+        if "unit" in (lo, hi):
+            clof_common.die("asl-profile", "--range '%s': give each duration its unit (ns, us, "
+                            "ms or s), e.g. 50us:1ms:8" % args.range)
         try:
             n = int(parts[2])
         except ValueError:
@@ -115,7 +149,10 @@ def slo_list(args):
     text = args.slos or "0,50us,100us,150us,200us,300us,500us,1ms"
     out = []
     for item in text.split(","):
-        v = parse_ns(item)
+        v = parse_ns(item, False)
+        if v == "unit":
+            clof_common.die("asl-profile", "--slos: '%s' has no unit: give ns, us, ms or s "
+                            "(e.g. %sus or %sns)" % (item, item.strip(), item.strip()))
         if v is None:
             clof_common.die("asl-profile", "--slos: '%s' is not a duration (e.g. 100us, "
                             "2ms, 50000)" % item)
@@ -133,6 +170,22 @@ def configs(args):
     if not args.no_max:
         cfg.append(("%s max" % args.lock, ["--lock", args.lock, "--slo", "none"]))
     return cfg
+
+
+def asl_lock_name(ctx, bench, name, flag):
+    """name as clof-asl-bench has it: the lock grammar's spelling (docs/locks.md),
+    or one of the benchmark's own (shfl-pb10, aslb:<lock>); exits 2 otherwise"""
+    r = subprocess.run([bench, "--list"], stdout=subprocess.PIPE, universal_newlines=True)
+    known = r.stdout.split()
+    if name.strip().lower() in known:
+        return name.strip().lower()
+    if name.strip().lower() == "asl":
+        return "asl:mcs"
+    canon = clof_common.lock_name("asl-profile", ctx, name)
+    if canon not in known:
+        clof_common.die("asl-profile", "%s %s: clof-asl-bench has no lock %s; its locks: %s"
+                        % (flag, name, canon, " ".join(known)))
+    return canon
 
 
 def common_argv(args):
@@ -297,6 +350,14 @@ def main(args, ctx):
         base_label = args.baselines.split(",")[0] if args.baselines else label_of(recs[0])
     else:
         bench = ctx.helper("clof-asl-bench")
+        # every name checked before the first run
+        clof_common.check_file("asl-profile", "--topology", args.topology)
+        args.lock = asl_lock_name(ctx, bench, args.lock, "--lock")
+        if not args.lock.startswith(("asl:", "aslb:")):
+            clof_common.die("asl-profile", "--lock %s: the SLO is the asl: locks' (asl:mcs, "
+                            "asl:ticket, asl:tas, asl:mcs-tkt, aslb:mcs)" % args.lock)
+        args.baselines = ",".join(asl_lock_name(ctx, bench, b, "--baselines")
+                                  for b in args.baselines.split(",") if b.strip())
         cfg = configs(args)
         base_label = cfg[0][0]
         common = common_argv(args)
@@ -327,4 +388,8 @@ def main(args, ctx):
         png = os.path.join(out, "asl-profile.png")
         if plot(s, recs, png, base_label):
             sys.stdout.write("plot: %s\n" % png)
+    if not args.from_file:
+        clof_common.wrote("asl-profile", [os.path.join(out, "profile.jsonl"),
+                                          os.path.join(out, "summary.txt"),
+                                          os.path.join(out, "asl-profile.png")])
     return 0

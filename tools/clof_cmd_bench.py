@@ -7,7 +7,7 @@
                [--placement packed|spread|linear] [--repeat R] [--seed S]
 
 The command line goes to clof-bench unchanged (bench/README.md), so every flag
-means the same here as there; `clof bench --help` prints clof-bench's help.
+means the same here as there; `clof bench --help` prints its help.
 """
 
 import os
@@ -17,5 +17,6 @@ PASSTHROUGH = True
 
 def run(argv, ctx):
     prog = ctx.helper("clof-bench")
+    os.environ["CLOF_PROG"] = "clof bench"  # its usage and errors name `clof bench`
     os.execv(prog, [prog] + list(argv))
     return 2  # not reached

@@ -47,7 +47,8 @@ def add_arguments(p):
                    help="slices per pair; the best slice counts (default 5)")
     p.add_argument("--max-pairs", type=int, default=5000, metavar="N",
                    help="sample above this many pairs (default 5000; see docs)")
-    p.add_argument("--seed", type=int, default=1, help="seed of sampling, order and noise")
+    p.add_argument("--seed", type=int, default=1,
+                   help="seed of sampling, order and noise (default 1)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--from-csv", metavar="FILE",
@@ -66,6 +67,7 @@ def add_arguments(p):
                         "(default 0.05 = 5%%)")
     p.add_argument("--no-plot", action="store_true", help="do not draw the PNGs")
     clof_common.add_topology_flags(p)
+    p.epilog = "example: clof heatmap --out heatmap --pair-ms 20   (then: man clof-heatmap)"
 
 
 def parse_rates(text):
@@ -177,6 +179,15 @@ def level_order_and_boxes(cpus, hier):
 
 def main(args, ctx):
     out = args.out
+    # bad values refused before anything is measured or written
+    if args.pair_ms < 1:
+        clof_common.die("heatmap", "--pair-ms %d: milliseconds per pair, at least 1" % args.pair_ms)
+    if not 1 <= args.slices <= 64:
+        clof_common.die("heatmap", "--slices %d: from 1 to 64" % args.slices)
+    if args.max_pairs < 1:
+        clof_common.die("heatmap", "--max-pairs %d: at least 1" % args.max_pairs)
+    clof_common.check_file("heatmap", "--from-csv", args.from_csv)
+    clof_common.check_file("heatmap", "--topology", args.topology)
     ref_json = clof_common.load_hierarchy(ctx, args, all_levels=True, cmd="heatmap")
     ref = lv.from_json(ref_json)
     try:
@@ -207,6 +218,7 @@ def main(args, ctx):
         lv.write_csv(csv, cpus, m, comments)
         meta["source"] = "synthetic"
     else:
+        os.environ["CLOF_PROG"] = "clof heatmap"  # its errors name `clof heatmap`
         argv = [ctx.helper("clof-heatmap"), "--out", csv, "--pair-ms", str(args.pair_ms),
                 "--slices", str(args.slices), "--max-pairs", str(args.max_pairs),
                 "--seed", str(args.seed)]
@@ -303,4 +315,8 @@ def main(args, ctx):
                                             "gap": p["gap"]} for p, nm in zip(proposed, names)],
                                 "table2": {"relative_to": pref, "rows": prows},
                                 "matches_current": same}}, f, indent=1)
+    clof_common.wrote("heatmap", [csv, os.path.join(out, "heatmap.png"),
+                                  os.path.join(out, "heatmap-by-level.png"),
+                                  os.path.join(out, "summary.txt"), topo_path,
+                                  os.path.join(out, "heatmap.json")])
     return 0

@@ -51,7 +51,6 @@ import clof_common
 
 CMD = "profile"
 KINDS = {0: "mutex", 1: "cond", 2: "rwlock"}
-COMPOSITION = re.compile(r"^(tkt|mcs|clh|hem|ticket|hemlock)(-(tkt|mcs|clh|hem|ticket|hemlock))+$")
 
 
 def add_arguments(p):
@@ -77,6 +76,7 @@ def add_arguments(p):
     p.add_argument("--preload", metavar="LIB", help="the preload library (default: the build's)")
     p.add_argument("--keep", metavar="DIR", help="keep the raw profile files (and --compare's "
                                                   "program output) in DIR")
+    p.epilog = "example: clof profile --lock mcs --html prof.html -- ./my_server"
     p.usage = ("clof profile [--lock NAME] [--rwlock NAME] [--json FILE] [--html FILE] [--interval S] "
                "[--compare A,B,.. [--metric REGEX] [--repeat N]] -- PROGRAM [ARGS...]")
     p.add_argument("program", nargs=argparse.REMAINDER, metavar="PROGRAM [ARGS...]",
@@ -96,12 +96,13 @@ def preload_lib(ctx, given):
     return clof_common.find_preload_lib(CMD, ctx, given)
 
 
+_ctx = None  # main's: lock_name asks clof-lockname next to the programs
+
+
 def lock_name(name):
-    if name == "pthread":
-        return "glibc"
-    if COMPOSITION.match(name):
-        return "clof:" + name
-    return name
+    """name spelled canonically (the lock grammar, docs/locks.md); glibc for pthread"""
+    n = clof_common.lock_name(CMD, _ctx, name)
+    return "glibc" if n == "pthread" else n
 
 
 def check_lock(lib, name, extra_env=None):
@@ -115,7 +116,7 @@ def check_lock(lib, name, extra_env=None):
     r = subprocess.run(["true"], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     msg = r.stderr.strip()
     if "running on glibc" in msg:
-        msg = msg.replace("; running on glibc's pthread mutexes", "")
+        msg = msg.replace("running on glibc's pthread mutexes: ", "")
         die(msg.replace("clof-preload: ", "the preload library says: ", 1))
 
 
@@ -133,7 +134,7 @@ def check_rwlock(lib, name):
                        stderr=subprocess.PIPE, text=True)
     msg = r.stderr.strip()
     if "unknown CLOF_RWLOCK" in msg:
-        msg = msg.replace("; running on glibc's pthread rwlocks", "")
+        msg = msg.replace("running on glibc's pthread rwlocks: ", "")
         die(msg.replace("clof-preload: ", "the preload library says: ", 1))
 
 
@@ -660,7 +661,7 @@ def run_profiled(lib, lock, prog, workdir, interval, quiet, extra_env=None):
                                  restore_signals=True,
                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         except OSError as e:
-            die("%s: %s" % (prog[0], e.strerror), 127)
+            die("%s: %s" % (prog[0], e.strerror), 2)
         output = p.communicate()[0] if quiet else None
         st = p.wait()
     finally:
@@ -813,6 +814,8 @@ def run_compare(args, lib, prog, keep, ctx):
 
 
 def main(args, ctx):
+    global _ctx
+    _ctx = ctx
     prog = list(args.program)
     if prog and prog[0] == "--":
         prog = prog[1:]
@@ -828,6 +831,7 @@ def main(args, ctx):
     lock = lock_name(args.lock)
     check_lock(lib, lock)
     if args.rwlock:
+        args.rwlock = lock_name(args.rwlock)
         check_rwlock(lib, args.rwlock)
         os.environ["CLOF_RWLOCK"] = args.rwlock  # every run, --compare's too
     keep = None
@@ -871,6 +875,8 @@ def main(args, ctx):
                 f.write(html_report(rep, args.top, args.sites, compare))
     if not keep:
         shutil.rmtree(workdir, ignore_errors=True)
+    if rep is not None:
+        clof_common.wrote(CMD, [args.json, args.html, keep])
     sys.stderr.flush()
     if st < 0:
         # the program was killed by a signal: so are we

@@ -33,6 +33,7 @@ CMD = "report"
 
 
 def add_arguments(p):
+    p.epilog = "example: clof report results/select-20261128-0300"
     p.add_argument("dir", metavar="DIR", help="a clof select results folder")
     p.add_argument("--out", metavar="OUTDIR", help="where the report goes (default: DIR)")
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")

@@ -10,9 +10,9 @@
                (CLOF_LOCK and the hierarchy the selection used).
                Default: the newest select-*/ under RESULTS ($CLOF_RESULTS, else
                BUILD/results, else ./clof-results).
---lock NAME    any lock of libclof-preload.so (CLOF_LOCK: mcs, hmcs, cna,
-               c-bo-mcs, clof:tkt-mcs-clh, glibc ...); a composition may be
-               given without "clof:" (tkt-mcs-clh), pthread means glibc.
+--lock NAME    any lock of libclof-preload.so, spelled any way the lock
+               grammar allows (docs/locks.md, `clof locks`): mcs, hmcs, cna,
+               c-bo-mcs, tkt-mcs-clh (= clof:tkt-mcs-clh), cr:mcs, glibc ...
 --stats        CLOF_STATS=1: the library prints its statistics at exit.
 --dry-run      print the environment and command instead of running it.
 
@@ -24,7 +24,6 @@ known ones.
 import argparse
 import glob
 import os
-import re
 import shlex
 import subprocess
 import sys
@@ -32,7 +31,6 @@ import sys
 import clof_common
 
 CMD = "run"
-COMPOSITION = re.compile(r"^(tkt|mcs|clh|hem|ticket|hemlock)(-(tkt|mcs|clh|hem|ticket|hemlock))+$")
 
 
 def add_arguments(p):
@@ -46,6 +44,8 @@ def add_arguments(p):
     p.add_argument("--dry-run", action="store_true", help="print what would run")
     p.add_argument("--topology", metavar="FILE", help="--lock: the hierarchy file (CLOF_TOPOLOGY)")
     p.add_argument("--emulate", metavar="SHAPE", help="--lock: an emulated machine (CLOF_EMULATE)")
+    p.epilog = ("example: clof run --lock tkt-mcs --stats -- ./my_server   (the same as "
+                "CLOF_LOCK=tkt-mcs CLOF_STATS=1 LD_PRELOAD=.../libclof-preload.so ./my_server)")
     p.usage = ("clof run [--select DIR | --lock NAME] [--stats] [--preload LIB] "
                "[--topology FILE | --emulate SHAPE] [--dry-run] -- PROGRAM [ARGS...]")
     p.add_argument("program", nargs=argparse.REMAINDER, metavar="PROGRAM [ARGS...]",
@@ -94,7 +94,7 @@ def check_lock(lib, env):
     msg = r.stderr.strip()
     if msg and ("unknown lock" in msg or "not yet available" in msg or "not a composition" in msg
                 or "did not load" in msg or "running on glibc" in msg):
-        msg = msg.replace("; running on glibc's pthread mutexes", "")
+        msg = msg.replace("running on glibc's pthread mutexes: ", "")
         die(msg.replace("clof-preload: ", "the preload library says: ", 1))
 
 
@@ -108,12 +108,11 @@ def main(args, ctx):
     what = ""
     if args.lock:
         lib = preload_lib(ctx, args.preload)
-        name = args.lock
+        name = clof_common.lock_name(CMD, ctx, args.lock)
         if name == "pthread":
             name = "glibc"
-        elif COMPOSITION.match(name):
-            name = "clof:" + name
         env["CLOF_LOCK"] = name
+        clof_common.check_file(CMD, "--topology", args.topology)
         if args.topology:
             env["CLOF_TOPOLOGY"] = os.path.abspath(args.topology)
         if args.emulate:

@@ -131,6 +131,8 @@ def add_arguments(p):
                         "build tree is up to date, else it compiles the preload library)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     clof_common.add_topology_flags(p)
+    p.epilog = ("example: clof select --threads 1,2,4 --duration 0.25 --out sel   "
+                "(then: clof run --select sel -- PROGRAM)")
     # reader-writer locks: tools/clof_select_rw.py
     g = p.add_argument_group("reader-writer locks (clof select --rw)")
     g.add_argument("--rw", action="store_true",
@@ -523,9 +525,9 @@ def main(args, ctx):
     baselines = []
     if args.baselines.strip() != "none":
         for b in args.baselines.split(","):
-            b = BASELINE_ALIASES.get(b.strip(), b.strip())
+            b = clof_common.lock_name(CMD, ctx, b)  # the lock grammar (docs/locks.md)
             if b not in known:
-                die("--baselines: unknown lock '%s'; known locks: %s" % (b, " ".join(known)))
+                die("--baselines: clof-bench has no lock %s (clof locks lists the names)" % b)
             if b not in cands and b not in baselines:
                 baselines.append(b)
     if args.simulate:
@@ -720,6 +722,8 @@ def main(args, ctx):
         with open(os.path.join(out, "params.json"), "w") as f:
             json.dump(params, f, indent=1, sort_keys=True)
         say("report: %s (and report.html)" % os.path.join(out, "report.md"))
+    if not args.quiet:
+        clof_common.wrote(CMD, sorted(os.path.join(out, f) for f in os.listdir(out)))
     return exit_status(failures, picked, out)
 
 

@@ -14,6 +14,7 @@ import clof_common
 
 
 def add_arguments(p):
+    p.epilog = "example: clof topology --all   (or: clof topology --check my.topo)"
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true",
                      help="the lock hierarchy as one JSON object")

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """clof verify -- model-check the locks (clof-verify, docs/verification.md).
 
-    clof verify [--lock NAME]... [--model sc|tso|c11|all] [--quick|--full]
+    clof verify [--lock NAME | --client PAT]... [--model sc|tso|c11|all] [--quick|--full]
                 [--bound K] [--max-execs N] [--time-limit S] [--markdown] [-v]
     clof verify --selftest [--markdown]  the checker's own litmus suite and
                                       the litmus catalogue
@@ -22,5 +22,6 @@ PASSTHROUGH = True
 
 def run(argv, ctx):
     prog = ctx.helper("clof-verify")
+    os.environ["CLOF_PROG"] = "clof verify"  # its usage and errors name `clof verify`
     os.execv(prog, [prog] + list(argv))
     return 2  # not reached

@@ -63,3 +63,48 @@ def load_hierarchy(ctx, args, all_levels=True, cmd="topology"):
     if r.returncode != 0:
         die(cmd, r.stderr.strip().replace("clof-topology: ", ""), 2)
     return json.loads(r.stdout)
+
+
+def lock_name(cmd, ctx, name):
+    """name spelled canonically by the one grammar of lock names
+    (src/lockname, docs/locks.md, through clof-lockname): tkt-mcs for
+    clof:tkt-mcs, Clof:Ticket-MCS or tkt-mcs; cr:tkt-mcs; ticket for tkt.
+    A name outside the grammar exits 2 with one line (did you mean ...)."""
+    r = subprocess.run([ctx.helper("clof-lockname"), "canon", "--tool", "clof " + cmd, name],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        sys.stderr.write(r.stderr)
+        sys.exit(2)
+    return r.stdout.strip()
+
+
+def check_file(cmd, flag, path):
+    """path of option flag exists (a file): else exit 2 before any run starts"""
+    if path is not None and not os.path.isfile(path):
+        die(cmd, "%s %s: no such file" % (flag, path))
+    return path
+
+
+def parse_duration_ns(cmd, flag, text, bare_unit=None):
+    """a duration with its unit (ns, us, ms, s; 50us, 1.5ms) in ns.  A bare
+    number is refused unless bare_unit names the unit it takes."""
+    import re
+    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*(ns|us|ms|s)?\s*", str(text))
+    if not m:
+        die(cmd, "%s %s: expected a duration with its unit, e.g. 50us, 2ms, 100ns" % (flag, text))
+    unit = m.group(2) or bare_unit
+    if unit is None:
+        die(cmd, "%s %s: give the unit (ns, us, ms or s), e.g. %sus or %sns"
+            % (flag, text, m.group(1), m.group(1)))
+    return float(m.group(1)) * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[unit]
+
+
+def wrote(cmd, paths):
+    """the last lines of a tool that writes files: every file it wrote"""
+    paths = [p for p in paths if p and os.path.exists(p)]
+    if not paths:
+        return
+    sys.stderr.write("clof %s wrote:\n" % cmd)
+    for p in paths:
+        sys.stderr.write("  %s\n" % p)
+    sys.stderr.flush()

@@ -26,6 +26,7 @@
 #include "litmus.h"
 #include "bugs.h"
 #include "vc.h"
+#include "lockname.h"
 
 #include <dlfcn.h>
 #include <fnmatch.h>
@@ -55,24 +56,72 @@ static void collect(const vc_client_t *tab)
             all[nall++] = tab;
 }
 
+/* "clof verify" when the clof command ran this program (CLOF_PROG) */
+static const char *prog_name(void)
+{
+    const char *p = getenv("CLOF_PROG");
+    return p != NULL && *p != 0 ? p : "clof-verify";
+}
+
 static void usage(FILE *o)
 {
+    const char *p = prog_name();
     fprintf(o,
-            "usage: clof-verify [--lock NAME]... [--model sc|tso|c11|all]\n"
-            "                   [--quick|--full] [--bound K] [--max-execs N]\n"
-            "                   [--time-limit S] [--markdown] "
-            "[--check-expected] [--no-dpor] [-v]\n"
-            "       clof-verify --selftest [--model M]\n"
-            "       clof-verify --mutate [--lock NAME]... [--model M]\n"
-            "       clof-verify --optimize LOCK [--full] [-v]\n"
-            "       clof-verify --bug NAME [--model M]\n"
-            "       clof-verify --check-orders FILE --clients A,B [--bound K]\n"
-            "       clof-verify --list\n"
-            "NAME: a client name, a family (basic, numa, clof, regression,\n"
-            "hmcs-variants, deep, plain), a shell pattern (\"clof.*\"), or all\n"
-            "(default: every client that must verify).  --quick (default): each\n"
-            "client's preemption bound\n"
-            "(2); --full: exhaustive (no bound).\n");
+            "usage: %s [--lock NAME | --client PAT]... [--model sc|tso|c11|all]\n"
+            "           [--quick | --full | --bound K] [--max-execs N] [--time-limit S]\n"
+            "           [--markdown] [--check-expected] [--no-dpor] [-v]\n"
+            "       %s --mutate [--lock NAME | --client PAT]... [--model M]\n"
+            "       %s --selftest [--model M] [--markdown]\n"
+            "       %s --optimize CLIENT [--full] [-v]\n"
+            "       %s --bug NAME [--model M]\n"
+            "       %s --check-orders FILE --clients A,B [--bound K]\n"
+            "       %s --list\n",
+            p, p, p, p, p, p, p);
+    fputs("\n"
+          "Model-checks the locks' clients (small programs of 2-4 threads) under\n"
+          "the memory models; docs/verification.md.\n"
+          "  --lock NAME       a lock, any spelling of its name (docs/locks.md, `clof\n"
+          "                    locks`): runs that lock's clients (mcs, tkt-mcs, hmcs,\n"
+          "                    cr:mcs, rw-central ...); repeatable.  Default: every\n"
+          "                    client that must verify\n"
+          "  --client PAT      clients by name (clof verify --list), family (basic,\n"
+          "                    numa, clof, cr, rw, regression, hmcs-variants, deep,\n"
+          "                    plain), shell pattern (\"clof.*\") or all; repeatable.\n"
+          "                    --lock takes these too when NAME is not a lock name\n"
+          "  --model M         sc, tso, c11 or all (default all)\n"
+          "  --quick           each client's preemption bound (default; 2 for most)\n"
+          "  --full            exhaustive: no preemption bound\n"
+          "  --bound K         preemption bound K (0 and up) for every client\n"
+          "  --max-execs N     stop a check after N executions (default: no limit)\n"
+          "  --time-limit S    stop a check after S seconds (default: no limit)\n"
+          "  --markdown        the results as a Markdown table\n"
+          "  --check-expected  the must-fail clients must fail (exit 1 otherwise)\n"
+          "  --no-dpor         explore every interleaving (no partial-order reduction)\n"
+          "  -v                print each execution's verdict as it runs\n"
+          "  --mutate          weaken each memory order in turn; report the ones a\n"
+          "                    client catches and the ones no client needs\n"
+          "  --selftest        the checker's own litmus suite\n"
+          "  --optimize CLIENT the weakest orders that still verify together\n"
+          "  --bug NAME        a named memory-order bug (must be caught)\n"
+          "  --check-orders FILE --clients A,B  check the orders of FILE on clients A,B\n"
+          "  --list            the clients, their families, the named bugs\n"
+          "exit status: 0 every check verified, 1 a property violated (the\n"
+          "execution is printed as a trace), 2 bad usage or a checker error\n"
+          "example: clof verify --lock tkt-mcs --model c11\n",
+          o);
+}
+
+/* the number of option opt (value v) in [lo, hi], or exit 2 */
+static double number_arg(const char *opt, const char *v, double lo, double hi)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end != 0 || !(x >= lo && x <= hi)) {
+        fprintf(stderr, "%s: %s %s: expected a number from %g to %g%s\n", prog_name(), opt, v,
+                lo, hi, !strcmp(opt, "--time-limit") ? " (seconds)" : "");
+        exit(2);
+    }
+    return x;
 }
 
 static const char *bound_str(const vc_result_t *r, int bound, char *b,
@@ -334,6 +383,81 @@ static bool matches(const vc_client_t *c, const char *pat)
     if (!strcmp(pat, c->family))
         return true;
     return fnmatch(pat, c->name, 0) == 0;
+}
+
+/* ---------------------------------------------------------------- lock names */
+
+/* The clients of a lock named by the one grammar of lock names
+ * (src/lockname, docs/locks.md; canon already canonical): shell patterns
+ * over the client names, at most 4.  tkt-mcs -> clof.ticket+mcs*, cr:mcs ->
+ * cr.mcs* and cr.lazy.mcs*, hmcs -> hmcs3*, rw-central -> rw.central*. */
+static int lock_patterns(const char *canon, char pats[4][128])
+{
+    static const struct {
+        const char *abbr, *client;
+    } parts[] = {{"tkt", "ticket"}, {"hem", "hemlock_ctr"}, {"hemnc", "hemlock"}};
+    const char *pre = "";
+    if (!strncmp(canon, "cr:", 3)) {
+        pre = "cr.";
+        canon += 3;
+    } else if (!strncmp(canon, "bravo:", 6)) {
+        pre = "rw.bravo.";
+        canon += 6;
+    }
+    char inner[96];
+    if (!strcmp(canon, "hmcs")) {
+        snprintf(inner, sizeof inner, "hmcs3");
+    } else if (!strcmp(canon, "rw-central")) {
+        snprintf(inner, sizeof inner, "%s", *pre ? "central" : "rw.central");
+    } else if (!strncmp(canon, "rw:", 3)) {
+        snprintf(inner, sizeof inner, "%s", *pre ? "cohort" : "rw.cohort");
+    } else if (strchr(canon, '-') && strncmp(canon, "c-", 2) && strncmp(canon, "a-c-", 4) &&
+               strncmp(canon, "ck-", 3)) {
+        /* a composition: its parts as the clients spell them */
+        int np = 0;
+        bool all_tkt = true;
+        size_t o = (size_t)snprintf(inner, sizeof inner, "clof.");
+        for (const char *p = canon; *p;) {
+            size_t len = strcspn(p, "-");
+            char w[16];
+            snprintf(w, sizeof w, "%.*s", (int)(len < 15 ? len : 15), p);
+            all_tkt = all_tkt && !strcmp(w, "tkt");
+            const char *c = w;
+            for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+                if (!strcmp(w, parts[i].abbr))
+                    c = parts[i].client;
+            if (o < sizeof inner)
+                o += (size_t)snprintf(inner + o, sizeof inner - o, "%s%s", np++ ? "+" : "", c);
+            p += len + (p[len] ? 1 : 0);
+        }
+        if (all_tkt && np == 3)
+            snprintf(inner, sizeof inner, "clof.tkt3");
+    } else {
+        snprintf(inner, sizeof inner, "%s", canon);
+    }
+    int n = 0;
+    snprintf(pats[n++], 128, "%s%s", pre, inner);
+    snprintf(pats[n++], 128, "%s%s.*", pre, inner);
+    if (!strcmp(pre, "cr.")) {
+        snprintf(pats[n++], 128, "cr.lazy.%s", inner);
+        snprintf(pats[n++], 128, "cr.lazy.%s.*", inner);
+    }
+    return n;
+}
+
+/* client c is one of lock canon's (the must-fail, slow and barrier-variant
+ * clients left to --client) */
+static bool lock_has_client(const char *canon, const vc_client_t *c)
+{
+    if (*c->expect || !strcmp(c->family, "deep") || !strcmp(c->family, "regression") ||
+        !strcmp(c->family, "hmcs-variants"))
+        return false;
+    char pats[4][128];
+    int n = lock_patterns(canon, pats);
+    for (int i = 0; i < n; i++)
+        if (fnmatch(pats[i], c->name, 0) == 0)
+            return true;
+    return false;
 }
 
 /* ---------------------------------------------------------------- mutation */
@@ -1185,6 +1309,7 @@ int main(int argc, char **argv)
 #endif
 
     const char *sel[MAXSEL];
+    bool sel_lock[MAXSEL]; /* --lock (a lock name) or --client (client names) */
     int nsel = 0;
     int mmask = 7;
     opts_t o = {-2, false, 0, 0, 0, false, false};
@@ -1198,16 +1323,17 @@ int main(int argc, char **argv)
 #define NEED()                                                                 \
     do {                                                                       \
         if (!v) {                                                              \
-            fprintf(stderr, "clof-verify: %s needs a value\n", a);             \
+            fprintf(stderr, "%s: %s needs a value\n", prog_name(), a);          \
             return 2;                                                          \
         }                                                                      \
         i++;                                                                   \
     } while (0)
-        if (!strcmp(a, "--lock")) {
+        if (!strcmp(a, "--lock") || !strcmp(a, "--client")) {
             NEED();
-            if (nsel < MAXSEL)
+            if (nsel < MAXSEL) {
+                sel_lock[nsel] = !strcmp(a, "--lock");
                 sel[nsel++] = v;
-        } else if (!strcmp(a, "--model")) {
+            }        } else if (!strcmp(a, "--model")) {
             NEED();
             if (!strcmp(v, "all"))
                 mmask = 7;
@@ -1225,13 +1351,13 @@ int main(int argc, char **argv)
             o.full = true;
         } else if (!strcmp(a, "--bound")) {
             NEED();
-            o.bound_override = atoi(v);
+            o.bound_override = (int)number_arg(a, v, 0, 1000);
         } else if (!strcmp(a, "--max-execs")) {
             NEED();
-            o.max_execs = atol(v);
+            o.max_execs = (long)number_arg(a, v, 1, 1e15);
         } else if (!strcmp(a, "--time-limit")) {
             NEED();
-            o.time_limit = atof(v);
+            o.time_limit = number_arg(a, v, 0.001, 1e9);
         } else if (!strcmp(a, "--no-dpor")) {
             o.no_dpor = true;
         } else if (!strcmp(a, "--markdown")) {
@@ -1262,8 +1388,7 @@ int main(int argc, char **argv)
             usage(stdout);
             return 0;
         } else {
-            fprintf(stderr, "clof-verify: unknown argument '%s'\n", a);
-            usage(stderr);
+            fprintf(stderr, "%s: unknown argument '%s' (--help lists them)\n", prog_name(), a);
             return 2;
         }
     }
@@ -1290,9 +1415,14 @@ int main(int argc, char **argv)
     const vc_client_t *run[MAXSEL];
     int nrun = 0;
     for (int s = 0; s < nsel; s++) {
+        /* --lock NAME: a lock name (any spelling) runs that lock's clients;
+         * a name outside the grammar (a family, a client, a pattern) is
+         * taken as --client takes it */
+        char canon[CLOF_LOCKNAME_MAX];
+        bool is_lock = sel_lock[s] && clof_lockname_canon(sel[s], canon, sizeof canon);
         int hit = 0;
         for (int i = 0; i < nall; i++) {
-            if (!matches(all[i], sel[s]))
+            if (is_lock ? !lock_has_client(canon, all[i]) : !matches(all[i], sel[s]))
                 continue;
             hit++;
             int k;
@@ -1302,16 +1432,21 @@ int main(int argc, char **argv)
             if (k == nrun)
                 run[nrun++] = all[i];
         }
-        if (!hit) {
+        if (!hit && is_lock) {
             fprintf(stderr,
-                    "clof-verify: no lock named '%s'; known locks:\n ",
-                    sel[s]);
-            for (int i = 0; i < nall; i++)
-                fprintf(stderr, " %s", all[i]->name);
-            fprintf(stderr, "\n  families: basic numa clof regression plain; "
-                            "'all'; shell patterns\n");
+                    "clof verify: no client models lock %s (clof verify --list shows the "
+                    "clients; --client NAME runs one)\n",
+                    canon);
             return 2;
         }
+        if (!hit) {
+            char msg[512];
+            clof_lockname_unknown("clof verify", sel[s], (clof_lockset_t){0}, msg, sizeof msg);
+            fprintf(stderr, "%s; or a client, family or pattern of clof verify --list\n", msg);
+            return 2;
+        }
+        if (is_lock)
+            printf("lock %s: %d client%s\n", canon, hit, hit == 1 ? "" : "s");
     }
     if (nsel == 0)
         for (int i = 0; i < nall; i++)

@@ -46,6 +46,7 @@ root="$(cd "$here/../.." && pwd)"
 
 usage() { sed -n '2,/^set -e/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "build-best.sh: $*" >&2; exit 1; }
+bad() { echo "build-best.sh: $*" >&2; exit 2; } # bad input: exit 2
 
 lock="" rwlock="" topo="" out="" build="" cc="${CC:-}" cc_given=0 quiet=0 noreuse=0
 [ -n "$cc" ] && cc_given=1
@@ -63,24 +64,32 @@ while [ $# -gt 0 ]; do
     *) echo "build-best.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
-[ -n "$lock" ] || die "--lock NAME is required (a name CLOF_LOCK accepts, e.g. mcs or clof:tkt-mcs)"
-[ -n "$out" ] || die "--out PATH is required"
-[[ "$lock" =~ ^[A-Za-z0-9_:.+-]+$ ]] || die "--lock '$lock': expected a lock name (letters, digits, _ : . + -)"
-[ -z "$rwlock" ] || [[ "$rwlock" =~ ^[A-Za-z0-9_:.+-]+$ ]] || die "--rwlock '$rwlock': expected an rwlock name (letters, digits, _ : . + -)"
+[ -n "$lock" ] || bad "--lock NAME is required (a name CLOF_LOCK accepts, e.g. mcs or tkt-mcs; docs/locks.md)"
+[ -n "$out" ] || bad "--out PATH is required"
+[[ "$lock" =~ ^[A-Za-z0-9_:.+-]+$ ]] || bad "--lock '$lock': expected a lock name (letters, digits, _ : . + -)"
+# the name as the lock grammar spells it (src/lockname, docs/locks.md), when
+# the build tree has clof-lockname: an unknown name stops here, before compiling
+if [ -n "$build" ] && [ -x "$build/bin/clof-lockname" ]; then
+  lock="$("$build/bin/clof-lockname" canon --tool build-best.sh "$lock")" || exit 2
+  if [ -n "$rwlock" ] && [ "$rwlock" != glibc ] && [ "$rwlock" != auto ]; then
+    rwlock="$("$build/bin/clof-lockname" canon --tool build-best.sh "$rwlock")" || exit 2
+  fi
+fi
+[ -z "$rwlock" ] || [[ "$rwlock" =~ ^[A-Za-z0-9_:.+-]+$ ]] || bad "--rwlock '$rwlock': expected an rwlock name (letters, digits, _ : . + -)"
 say() { [ "$quiet" = 1 ] || echo "$@"; }
 
 topo_abs=""
 if [ -n "$topo" ]; then
-  [ -f "$topo" ] && [ -r "$topo" ] || die "--topology '$topo': no such readable file"
+  [ -f "$topo" ] && [ -r "$topo" ] || bad "--topology '$topo': no such readable file"
   topo_abs="$(cd "$(dirname "$topo")" && pwd)/$(basename "$topo")"
-  case "$topo_abs" in *'"'*|*'\'*|*$'\n'*) die "--topology '$topo_abs': the path may not contain quotes, backslashes or newlines" ;; esac
+  case "$topo_abs" in *'"'*|*'\'*|*$'\n'*) bad "--topology '$topo_abs': the path may not contain quotes, backslashes or newlines" ;; esac
 fi
 
 # the compiler and the waiting policy of a configured build tree
 wait_def=()
 if [ -z "$build" ] && [ -f "$root/build/CMakeCache.txt" ]; then build="$root/build"; fi
 if [ -n "$build" ]; then
-  [ -f "$build/CMakeCache.txt" ] || die "--build '$build': not a configured build tree (no CMakeCache.txt)"
+  [ -f "$build/CMakeCache.txt" ] || bad "--build '$build': not a configured build tree (no CMakeCache.txt)"
   if [ "$cc_given" = 0 ]; then
     cc="$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" | head -1)"
   fi
@@ -152,7 +161,7 @@ if [ -n "$build" ] && [ -f "$build/lib/libclof-preload.so" ] &&
   [ -n "$rwlock" ] && env_pre+=(CLOF_RWLOCK="$rwlock")
   [ -n "$topo_abs" ] && env_pre+=(CLOF_TOPOLOGY="$topo_abs")
   run_check "$build/lib/libclof-preload.so" "${env_pre[@]}"
-  if [ -n "$other" ]; then echo "$other" >&2; die "the library does not run '$lock'${topo_abs:+ over $topo_abs}${rwlock:+ with rwlock '$rwlock'} (its message above); nothing written"; fi
+  if [ -n "$other" ]; then echo "$other" >&2; bad "the library does not run '$lock'${topo_abs:+ over $topo_abs}${rwlock:+ with rwlock '$rwlock'} (its message above); nothing written"; fi
 fi
 
 # the compositions, with the generator arguments of src/preload/CMakeLists.txt
@@ -163,7 +172,8 @@ levels="$(sed -n 's/^set(PL_COMPOSITION_LEVELS \(.*\))$/\1/p' "$cm")"
 python3 "$root/tools/gen_compositions.py" "$tmp/pl_gen_compositions.h" --locks "$locks" --max-levels "$levels"
 
 # the flags of the CMake build (CMakeLists.txt, src/preload/CMakeLists.txt)
-common=(-std=c11 -O2 -g -DNDEBUG -fPIC -D_GNU_SOURCE -Wall -Wextra -I"$root/include" "${wait_def[@]}")
+common=(-std=c11 -O2 -g -DNDEBUG -fPIC -D_GNU_SOURCE -Wall -Wextra -I"$root/include"
+        -I"$root/src/lockname" "${wait_def[@]}")
 defs=(-DPL_DEFAULT_LOCK="\"$lock\"")
 [ -n "$topo_abs" ] && defs+=(-DPL_DEFAULT_TOPOLOGY="\"$topo_abs\"")
 [ -n "$rwlock" ] && defs+=(-DPL_DEFAULT_RWLOCK="\"$rwlock\"")
@@ -175,13 +185,23 @@ say "build-best.sh: compiling libclof-preload.so with $cc, default lock $lock${t
 own() { # SRC: compiled here even when the build tree's objects are reused
   [ "$(basename "$1")" = pl_core.c ] || { [ -n "$rwlock" ] && [ "$(basename "$1")" = pl_rwlock.c ]; }
 }
-fresh() { # FILE: exists and no source is newer
+fresh() { # FILE: exists and no source is newer (src/lockname/*.c: always compiled here)
   [ -f "$1" ] && [ -z "$(find "$here" "$root/include" "$root/src" "$root/tools/gen_compositions.py" \
-                         -newer "$1" \( -name '*.[ch]' -o -name '*.py' \) 2>/dev/null | head -1)" ]
+                         -newer "$1" \( -name '*.[ch]' -o -name '*.py' \) \
+                         -not -path "$root/src/lockname/*.c" 2>/dev/null | head -1)" ]
 }
 objdir="${build:+$build/src/preload/CMakeFiles/clof_preload.dir}"
 reuse=0
-if [ -n "$build" ] && [ "$noreuse" = 0 ] && fresh "$build/lib/libclof.a"; then
+if [ -n "$build" ] && [ "$noreuse" = 0 ] && [ -f "$build/build.ninja" ] &&
+   command -v ninja >/dev/null 2>&1; then
+  # a Ninja tree: ninja knows each file's own dependencies (a dry run always
+  # shows the re-check of CONFIGURE_DEPENDS globs and its CMake step)
+  if ninja -C "$build" -n lib/libclof.a lib/libclof-preload.so >"$tmp/ninja-n" 2>&1 &&
+     ! grep -v -e "Entering directory" -e "Re-checking globbed" -e "Re-running CMake" \
+       -e "no work to do" "$tmp/ninja-n" | grep -q .; then
+    reuse=1
+  fi
+elif [ -n "$build" ] && [ "$noreuse" = 0 ] && fresh "$build/lib/libclof.a"; then
   reuse=1
   for src in "$here"/*.c; do
     own "$src" && continue
@@ -206,6 +226,9 @@ for src in "$here"/*.c; do
   "$cc" "${common[@]}" -fvisibility=hidden -ftls-model=initial-exec -I"$here" -I"$tmp" \
     "${defs[@]}" -c "$src" -o "$o" 2>"$o.err" & pids+=($!)
 done
+# the lock-name grammar (src/lockname, docs/locks.md): small, always compiled here
+o="$tmp/lockname.o"; objs+=("$o")
+"$cc" "${common[@]}" -fvisibility=hidden -c "$root/src/lockname/lockname.c" -o "$o" 2>"$o.err" & pids+=($!)
 [ "$reuse" = 1 ] && objs+=("$build/lib/libclof.a")
 failed=0
 for p in "${pids[@]}"; do wait "$p" || failed=1; done
@@ -224,7 +247,7 @@ fi
 
 # the check of the library built
 run_check "$tmp/libclof-preload.so"
-if [ -n "$other" ]; then echo "$other" >&2; die "the library does not run '$lock'${topo_abs:+ over $topo_abs}${rwlock:+ with rwlock '$rwlock'} (its message above); nothing written"; fi
+if [ -n "$other" ]; then echo "$other" >&2; bad "the library does not run '$lock'${topo_abs:+ over $topo_abs}${rwlock:+ with rwlock '$rwlock'} (its message above); nothing written"; fi
 [ "$rc" = 0 ] || { cat "$tmp/check.out" "$tmp/check.err" >&2; die "the check program failed (exit $rc); nothing written"; }
 case "$stats" in
   *"lock=glibc "*|*"lock=glibc") die "the library ran on glibc's mutexes: $stats" ;;

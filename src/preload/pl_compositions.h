@@ -34,9 +34,9 @@
  * of the lower levels). */
 #define BL_COMPOSED_ADAPTER_(id, name)                                         \
     enum { pl_levels_##id = 1 };                                               \
-    static const char pl_name_##id[] __attribute__((unused)) = "clof:" name;   \
-    static const char pl_name_asl_##id[] __attribute__((unused)) = "asl:clof:" name; \
-    static const char pl_name_cr_##id[] __attribute__((unused)) = "cr:clof:" name; \
+    static const char pl_name_##id[] __attribute__((unused)) = name;            \
+    static const char pl_name_asl_##id[] __attribute__((unused)) = "asl:" name; \
+    static const char pl_name_cr_##id[] __attribute__((unused)) = "cr:" name; \
     static inline void pl_destroy_##id(clof_##id##_t *l)                       \
     {                                                                          \
         PL_RETIRE_TREE(l, clof_##id##_tree_kind_());                           \

@@ -46,6 +46,7 @@
 #include "pl_internal.h"
 #include "pl_opaque.h"
 #include "pl_profile.h"
+#include "lockname.h"
 
 /* The reader's indicator slot, cached per thread: the slot of the cpu this
  * thread last found itself on (clof_current_cpu is a thread-local or rseq
@@ -429,18 +430,22 @@ static const pl_rwdef_t *pl_rw_select(const char *v)
         v = PL_DEFAULT_RWLOCK;
     if (!strcmp(v, "auto"))
         v = pl_rw_by_topology();
-    if (!strcmp(v, "glibc"))
-        return NULL;
-    for (size_t i = 0; i < pl_rw_ndefs(); i++)
-        if (!strcmp(pl_rw_def(i)->name, v))
+    /* the one grammar of lock names (src/lockname, docs/locks.md) */
+    char name[CLOF_LOCKNAME_MAX];
+    bool ok = clof_lockname_canon(v, name, sizeof name);
+    if (ok && (!strcmp(name, "pthread") || !strcmp(name, "pthread-rwlock")))
+        return NULL; /* glibc */
+    for (size_t i = 0; ok && i < pl_rw_ndefs(); i++)
+        if (!strcmp(pl_rw_def(i)->name, name))
             return pl_rw_def(i);
-    char known[1024];
-    size_t o = 0;
-    for (size_t i = 0; i < pl_rw_ndefs() && o < sizeof known; i++)
-        o += (size_t)snprintf(known + o, sizeof known - o, " %s", pl_rw_def(i)->name);
-    pl_say("clof-preload: unknown CLOF_RWLOCK='%.100s' (known: glibc%s; auto or unset: "
-           "by the topology); running on glibc's pthread rwlocks",
-           v, known);
+    char near[256];
+    int k = clof_lockname_suggest(v,
+                                  (clof_lockset_t){&pl_rw_def(0)->name, pl_rw_ndefs(),
+                                                   sizeof(pl_rwdef_t)},
+                                  3, near, sizeof near);
+    pl_say("clof-preload: running on glibc's pthread rwlocks: unknown CLOF_RWLOCK='%.60s'%s%s%s "
+           "(clof locks --family rw lists the names)",
+           v, k ? "; did you mean " : "", near, k ? "?" : "");
     return NULL;
 }
 

@@ -11,7 +11,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # bad input: exit 2, a message that says what was expected, known locks listed
 "$bin/clof-asl-bench" --lock nosuch >"$tmp/o" 2>"$tmp/e"; rc=$?
 [ $rc -eq 2 ] || fail "unknown lock: exit $rc, expected 2"
-grep -q "unknown lock 'nosuch'" "$tmp/e" && grep -q "asl:mcs" "$tmp/e" || fail "unknown lock: message: $(cat "$tmp/e")"
+grep -q "unknown lock 'nosuch'" "$tmp/e" && grep -q "clof locks" "$tmp/e" || fail "unknown lock: message: $(cat "$tmp/e")"
 "$bin/clof-asl-bench" --slo 10parsecs >/dev/null 2>"$tmp/e"; rc=$?
 [ $rc -eq 2 ] && grep -q "expected a duration" "$tmp/e" || fail "bad --slo: exit $rc: $(cat "$tmp/e")"
 "$bin/clof-asl-bench" --big 0 --little 0 >/dev/null 2>"$tmp/e"; rc=$?

@@ -38,7 +38,8 @@ for n in ["cr:mcs", "cr:ticket", "cr:clh", "cr:hmcs", "cr:cna", "cr:tkt-mcs"]:
 
 r = run([BIN + "/clof-bench", "--lock", "no-such-lock"])
 check(r.returncode == 2, "unknown lock exits 2")
-check("unknown lock" in r.stderr and "mcs" in r.stderr, "unknown lock lists the known ones")
+check("unknown lock 'no-such-lock'" in r.stderr and "clof locks" in r.stderr,
+      "an unknown lock says where to see the names")
 
 r = run([BIN + "/clof-bench", "--lock", "mcs", "--emulate", "numa:2,bogus:3"])
 check(r.returncode == 2 and "bogus" in r.stderr, "bad --emulate shape exits 2 naming the problem")

@@ -58,7 +58,7 @@ PROG
 clean CLOF_STATS=1 CLOF_CR_ACTIVE=1 CLOF_EMULATE=numa:2,core:2 LD_PRELOAD="$out" "$tmp/prog" \
   >"$tmp/so" 2>"$tmp/e" || fail "the program failed under $out: $(cat "$tmp/so" "$tmp/e")"
 cat "$tmp/so" "$tmp/e"
-grep -q " lock=cr:clof:tkt-mcs " "$tmp/e" || fail "CLOF_STATS does not name lock=cr:clof:tkt-mcs: $(cat "$tmp/e")"
+grep -q " lock=cr:tkt-mcs " "$tmp/e" || fail "CLOF_STATS does not name lock=cr:tkt-mcs: $(cat "$tmp/e")"
 grep -Eq " cr_passive=[0-9]+ cr_granted=[0-9]+ cr_limits=[0-9]+ cr_opens=[0-9]+ cr_grows=[0-9]+" "$tmp/e" || fail "no cr_passive/cr_granted/cr_limits/cr_opens/cr_grows counts: $(cat "$tmp/e")"
 # and CLOF_LOCK still overrides the cr: default
 clean CLOF_LOCK=mcs CLOF_STATS=1 LD_PRELOAD="$out" "$tmp/prog" >"$tmp/so" 2>"$tmp/e" \

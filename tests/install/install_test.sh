@@ -14,4 +14,18 @@ libdir=$(ls -d "$tmp"/prefix/lib*/pkgconfig | head -1)
 export PKG_CONFIG_PATH="$libdir"
 cc $(pkg-config --cflags clof) "$src/examples/find_package/main.c" -o "$tmp/consumer_pc" $(pkg-config --libs clof)
 LD_LIBRARY_PATH="$(dirname "$libdir")" "$tmp/consumer_pc"
-echo "PASS install: find_package(clof) and pkg-config clof"
+# the man pages (tools/man.cmake): `man clof-select` and one page per
+# subcommand, each naming itself; clof-preload(7); the installed clof
+# finds its programs and its version
+man_root="$tmp/prefix/share/man"
+for sub in $("$tmp/prefix/bin/clof" --help | sed -n '/^subcommands:/,/^$/p' | awk 'NF > 1 {print $1}'); do
+  [ -f "$man_root/man1/clof-$sub.1" ] || { echo "FAIL install: no man page clof-$sub.1"; exit 1; }
+done
+MANPATH="$man_root" MANWIDTH=80 man clof-select 2>&1 | grep -q "clof select" \
+  || { echo "FAIL install: man clof-select: $(MANPATH="$man_root" man clof-select 2>&1 | head -5)"; exit 1; }
+MANPATH="$man_root" man 7 clof-preload 2>&1 | grep -q "CLOF_LOCK" \
+  || { echo "FAIL install: man 7 clof-preload"; exit 1; }
+"$tmp/prefix/bin/clof" --version | grep -q "^clof [0-9]" || { echo "FAIL install: clof --version"; exit 1; }
+[ "$("$tmp/prefix/bin/clof" locks --canon clof:TKT-mcs)" = tkt-mcs ] \
+  || { echo "FAIL install: the installed clof locks --canon"; exit 1; }
+echo "PASS install: find_package(clof), pkg-config clof, man pages, clof --version"

@@ -18,9 +18,10 @@ clean() { env -u CLOF_LOCK -u CLOF_RWLOCK -u CLOF_TOPOLOGY -u CLOF_EMULATE -u CL
 
 # bad input first (fails before compiling anything)
 out="$tmp/bad/libclof-best.so"
-clean "$bb" --lock mcss --out "$out" --build "$build" --cc "$cc" >"$tmp/o" 2>&1 && fail "an unknown lock was accepted"
+clean "$bb" --lock mcss --out "$out" --build "$build" --cc "$cc" >"$tmp/o" 2>&1; rc=$?
 cat "$tmp/o"
-grep -q "unknown lock CLOF_LOCK='mcss'" "$tmp/o" || fail "no 'unknown lock' message"
+[ "$rc" = 2 ] || fail "an unknown lock: exit $rc, not 2 (bad input)"
+grep -q "unknown lock 'mcss'; did you mean mcs" "$tmp/o" || fail "no 'unknown lock ... did you mean' line"
 clean "$bb" --lock hmcs --topology "$tmp/none.topo" --out "$out" --build "$build" --cc "$cc" >"$tmp/o" 2>&1 && fail "a missing hierarchy file was accepted"
 grep -q "none.topo" "$tmp/o" || fail "the missing file is not named: $(cat "$tmp/o")"
 printf 'clof-topology 1\ncpus 0-3\nlevel cache\ngroup 0-1\ngroup 1-3\n' >"$tmp/bad.topo"
@@ -31,7 +32,7 @@ clean "$bb" --out "$out" >"$tmp/o" 2>&1 && fail "no --lock was accepted"
 clean "$bb" --lock mcs --rwlock rw:nosuch --out "$out" --build "$build" --cc "$cc" >"$tmp/o" 2>&1 \
   && fail "an unknown rwlock was accepted"
 cat "$tmp/o"
-grep -q "unknown CLOF_RWLOCK='rw:nosuch'" "$tmp/o" || fail "no 'unknown CLOF_RWLOCK' message"
+grep -q "unknown lock 'rw:nosuch'" "$tmp/o" || fail "no 'unknown lock' message for the rwlock"
 [ ! -e "$out" ] || fail "a failed build wrote $out"
 
 # everything compiled here (as from a checkout without a build): asl:mcs
@@ -57,7 +58,7 @@ grep -q "rwlock=rw-central rdlocks=[1-9]" "$tmp/o" || fail "the default rwlock i
 # the defaults: that lock, that hierarchy
 clean CLOF_STATS=1 LD_PRELOAD="$out" "$conform" default_child 2>"$tmp/e" || fail "default_child: $(cat "$tmp/e")"
 cat "$tmp/e"
-grep -q " lock=clof:tkt-mcs " "$tmp/e" || fail "the default lock is not clof:tkt-mcs"
+grep -q " lock=tkt-mcs " "$tmp/e" || fail "the default lock is not tkt-mcs (clof:tkt-mcs spelled canonically)"
 grep -q " topology=file:$topo " "$tmp/e" || fail "the default hierarchy is not $topo"
 clean CLOF_LOCK=clof:tkt-mcs CLOF_STATS=1 LD_PRELOAD="$out" "$conform" mutex_static 2>"$tmp/e" \
   || fail "mutex_static: $(cat "$tmp/e")"

@@ -149,7 +149,7 @@ if [ "$locks_arg" = all ]; then
 else
     IFS=, read -r -a locks <<<"$locks_arg"
 fi
-rwlocks=(glibc rw-central rw:tas rw:mcs rw:c-bo-mcs rw:hmcs rw:clof:mcs-mcs-tkt bravo:rw-central
+rwlocks=(glibc rw-central rw:tas rw:mcs rw:c-bo-mcs rw:hmcs rw:mcs-mcs-tkt bravo:rw-central
     bravo:rw:tas bravo:rw:mcs bravo:rw:c-bo-mcs bravo:rw:hmcs)
 rwtests=(mix readers errors recursive wpref lifetimes oldabi)
 parts=(tkt mcs clh hem)

@@ -120,8 +120,12 @@ with tempfile.TemporaryDirectory() as tmp:
             check_counts(rep, rwl)
     r = subprocess.run([CLOF, "profile", "--rwlock", "nosuchrw", "--", PROG], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)
-    check(r.returncode == 2 and "rw-central" in r.stderr,
-          "an unknown rwlock lists the known ones: %s" % r.stderr.strip()[-200:])
+    check(r.returncode == 2 and "unknown lock 'nosuchrw'" in r.stderr and "clof locks" in r.stderr,
+          "an unknown rwlock says where to see the names: %s" % r.stderr.strip()[-200:])
+    r = subprocess.run([CLOF, "profile", "--rwlock", "rw-centrl", "--", PROG], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    check(r.returncode == 2 and "did you mean rw-central" in r.stderr,
+          "a misspelt rwlock: the closest name: %s" % r.stderr.strip()[-200:])
 
     # 3. SIGINT: the profile is written, clof profile ends by SIGINT
     r, rep = profile([], args + ["0", "2"], tmp, "sigint")
@@ -149,13 +153,14 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write("CLOF_LOCK=clof:tkt-mcs\nCLOF_EMULATE=numa:2,core:2\n")
     r, rep = profile(["--compare", "select:" + sel], args, tmp, "select")
     check(r.returncode == 0 and rep is not None and
-          [c["lock"] for c in rep.get("compare", [])] == ["glibc", "clof:tkt-mcs", "mcs"],
+          [c["lock"] for c in rep.get("compare", [])] == ["glibc", "tkt-mcs", "mcs"],
           "--compare select:DIR runs glibc and the folder's HC-best and LC-best locks")
 
     # 5. bad input gets a clear error
     r = subprocess.run([CLOF, "profile", "--lock", "nosuchlock", "--", PROG], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)
-    check(r.returncode == 2 and "known locks" in r.stderr, "an unknown lock lists the known ones")
+    check(r.returncode == 2 and "unknown lock 'nosuchlock'" in r.stderr and "clof locks" in r.stderr,
+          "an unknown lock: one line that says where to see the names: %s" % r.stderr)
 
     # 6. a real program checks its own results under the profile
     if LEVELDB and os.path.isfile(LEVELDB):

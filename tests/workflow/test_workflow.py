@@ -440,7 +440,7 @@ class BadArgs(unittest.TestCase):
     def test_unknown_baseline(self):
         e = self.bad("select", "--baselines", "mcs,nosuch", "--emulate", "numa:2,core:2")
         self.assertIn("unknown lock 'nosuch'", e)
-        self.assertIn("hmcs", e)
+        self.assertIn("clof locks", e)  # where to see every name (docs/locks.md)
 
     def test_level_not_in_hierarchy(self):
         e = self.bad("select", "--levels", "cache", "--emulate", "numa:2,core:2")

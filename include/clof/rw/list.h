@@ -49,7 +49,7 @@ CLOF_RW_BRAVO(bravo_rw_hmcs, rw_hmcs)
     X(rw_mcs, "rw:mcs")                                                        \
     X(rw_c_bo_mcs, "rw:c-bo-mcs")                                              \
     X(rw_hmcs, "rw:hmcs")                                                      \
-    X(rw_clof_mcs_mcs_tkt, "rw:clof:mcs-mcs-tkt")                              \
+    X(rw_clof_mcs_mcs_tkt, "rw:mcs-mcs-tkt")                                   \
     X(bravo_rw_central, "bravo:rw-central")                                    \
     X(bravo_rw_tas, "bravo:rw:tas")                                            \
     X(bravo_rw_mcs, "bravo:rw:mcs")                                            \
