@@ -388,75 +388,101 @@ static inline void clof_asl_standby_step_(clof_asl_standby_t *s, uint64_t now,
 
 #define CLOF_ASL_INITIALIZER(base_init) {base_init}
 
+/* The lock over B as functions over a table: B's operations (typed void *)
+ * and the lock's out-of-line standby (clof_<name>_standby_, the function
+ * below over this table).  Always inlined with a constant table, every
+ * entry is a direct call (compose.h's scheme); CLOF_ASL_LOCK_GEN_ fills the
+ * table and defines the interface as one-line calls of these. */
+typedef struct {
+    void (*acquire)(void *b, void *c);
+    bool (*tryacquire)(void *b, void *c);
+    void (*release)(void *b, void *c);
+    bool (*has_waiters)(void *b, void *c);
+    void (*standby)(void *b, void *c, uint64_t window);
+    bool blocking; /* standby competitors sleep (else they yield) */
+} clof_asl_ops_t;
+
+/* Alg. 1 lock_reorder after the first check failed: stand by */
+CLOF_INLINE void clof_asl_standby(const clof_asl_ops_t *o, void *b, void *c,
+                                  uint64_t window)
+{
+    uint64_t now = CLOF_ASL_NOW();
+    uint64_t end = now + window < now ? UINT64_MAX : now + window;
+    clof_asl_standby_t s = CLOF_ASL_STANDBY_INIT;
+    while (now < end) {
+        clof_asl_standby_step_(&s, now, end, o->blocking);
+        if (o->tryacquire(b, c)) {
+            clof_wait_end(&s.w);
+            return;
+        }
+        now = CLOF_ASL_NOW();
+    }
+    o->acquire(b, c); /* window expired: enqueue */
+}
+
+CLOF_INLINE void clof_asl_acquire_reorder(const clof_asl_ops_t *o, void *b,
+                                          void *c, uint64_t window_ns)
+{
+    uint64_t max = clof_asl_config()->max_window_ns;
+    if (window_ns > max)
+        window_ns = max;
+    if (window_ns == 0) {
+        o->acquire(b, c);
+        return;
+    }
+    if (CLOF_LIKELY(o->tryacquire(b, c)))
+        return;
+    o->standby(b, c, window_ns);
+}
+
+CLOF_INLINE void clof_asl_acquire(const clof_asl_ops_t *o, void *b, void *c)
+{
+    if (CLOF_LIKELY(!clof_asl_on_little())) {
+        o->acquire(b, c);
+        return;
+    }
+    clof_asl_acquire_reorder(o, b, c,
+                             clof_asl_window_of(clof_asl_self(), true, clof_asl_config()));
+}
+
+/* The table clof_<name>_asl of the lock over B: one cast per operation. */
+#define CLOF_ASL_TABLE_(N, B, blocking)                                        \
+    CLOF_INLINE void clof_##N##_b_acq_(void *b, void *c)                       \
+    { clof_##B##_acquire((clof_##B##_t *)b, (clof_##B##_ctx_t *)c); }          \
+    CLOF_INLINE bool clof_##N##_b_try_(void *b, void *c)                       \
+    { return clof_##B##_tryacquire((clof_##B##_t *)b, (clof_##B##_ctx_t *)c); } \
+    CLOF_INLINE void clof_##N##_b_rel_(void *b, void *c)                       \
+    { clof_##B##_release((clof_##B##_t *)b, (clof_##B##_ctx_t *)c); }          \
+    CLOF_INLINE bool clof_##N##_b_hw_(void *b, void *c)                        \
+    { return clof_##B##_has_waiters((clof_##B##_t *)b, (clof_##B##_ctx_t *)c); } \
+    CLOF_SLOW void clof_##N##_standby_(void *b, void *c, uint64_t window);     \
+    static const __attribute__((unused)) clof_asl_ops_t clof_##N##_asl = {     \
+        clof_##N##_b_acq_, clof_##N##_b_try_, clof_##N##_b_rel_,               \
+        clof_##N##_b_hw_, clof_##N##_standby_, (blocking)};                    \
+    CLOF_SLOW void clof_##N##_standby_(void *b, void *c, uint64_t window)      \
+    { clof_asl_standby(&clof_##N##_asl, b, c, window); }
+
 #define CLOF_ASL_LOCK_GEN_(N, B, blocking)                                     \
     typedef struct {                                                           \
         clof_##B##_t base;                                                     \
     } clof_##N##_t;                                                            \
     typedef clof_##B##_ctx_t clof_##N##_ctx_t;                                 \
+    CLOF_ASL_TABLE_(N, B, blocking)                                            \
     static inline __attribute__((unused)) void clof_##N##_init(clof_##N##_t *l) \
-    {                                                                          \
-        clof_##B##_init(&l->base);                                             \
-    }                                                                          \
-    CLOF_INLINE void clof_##N##_acquire_immediately(clof_##N##_t *l,           \
-                                                    clof_##N##_ctx_t *c)       \
-    {                                                                          \
-        clof_##B##_acquire(&l->base, c);                                       \
-    }                                                                          \
-    /* Alg. 1 lock_reorder after the first check failed: stand by */          \
-    CLOF_SLOW void clof_##N##_standby_(clof_##N##_t *l, clof_##N##_ctx_t *c,   \
-                                       uint64_t window)                        \
-    {                                                                          \
-        uint64_t now = CLOF_ASL_NOW();                                         \
-        uint64_t end = now + window < now ? UINT64_MAX : now + window;         \
-        clof_asl_standby_t s = CLOF_ASL_STANDBY_INIT;                          \
-        while (now < end) {                                                    \
-            clof_asl_standby_step_(&s, now, end, (blocking));                  \
-            if (clof_##B##_tryacquire(&l->base, c)) {                          \
-                clof_wait_end(&s.w);                                           \
-                return;                                                        \
-            }                                                                  \
-            now = CLOF_ASL_NOW();                                              \
-        }                                                                      \
-        clof_##B##_acquire(&l->base, c); /* window expired: enqueue */         \
-    }                                                                          \
-    CLOF_INLINE void clof_##N##_acquire_reorder(clof_##N##_t *l,               \
-                                                clof_##N##_ctx_t *c,           \
+    { clof_##B##_init(&l->base); }                                             \
+    CLOF_INLINE void clof_##N##_acquire_immediately(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { clof_##B##_acquire(&l->base, c); }                                       \
+    CLOF_INLINE void clof_##N##_acquire_reorder(clof_##N##_t *l, clof_##N##_ctx_t *c, \
                                                 uint64_t window_ns)            \
-    {                                                                          \
-        uint64_t max = clof_asl_config()->max_window_ns;                       \
-        if (window_ns > max)                                                   \
-            window_ns = max;                                                   \
-        if (window_ns == 0) {                                                  \
-            clof_##B##_acquire(&l->base, c);                                   \
-            return;                                                            \
-        }                                                                      \
-        if (CLOF_LIKELY(clof_##B##_tryacquire(&l->base, c)))                   \
-            return;                                                            \
-        clof_##N##_standby_(l, c, window_ns);                                  \
-    }                                                                          \
+    { clof_asl_acquire_reorder(&clof_##N##_asl, &l->base, c, window_ns); }     \
     CLOF_INLINE void clof_##N##_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
-    {                                                                          \
-        if (CLOF_LIKELY(!clof_asl_on_little())) {                              \
-            clof_##B##_acquire(&l->base, c);                                   \
-            return;                                                            \
-        }                                                                      \
-        clof_##N##_acquire_reorder(                                            \
-            l, c, clof_asl_window_of(clof_asl_self(), true, clof_asl_config())); \
-    }                                                                          \
-    CLOF_INLINE bool clof_##N##_tryacquire(clof_##N##_t *l,                    \
-                                           clof_##N##_ctx_t *c)                \
-    {                                                                          \
-        return clof_##B##_tryacquire(&l->base, c);                             \
-    }                                                                          \
+    { clof_asl_acquire(&clof_##N##_asl, &l->base, c); }                        \
+    CLOF_INLINE bool clof_##N##_tryacquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { return clof_##B##_tryacquire(&l->base, c); }                             \
     CLOF_INLINE void clof_##N##_release(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
-    {                                                                          \
-        clof_##B##_release(&l->base, c);                                       \
-    }                                                                          \
-    CLOF_INLINE bool clof_##N##_has_waiters(clof_##N##_t *l,                   \
-                                            clof_##N##_ctx_t *c)               \
-    {                                                                          \
-        return clof_##B##_has_waiters(&l->base, c);                            \
-    }
+    { clof_##B##_release(&l->base, c); }                                       \
+    CLOF_INLINE bool clof_##N##_has_waiters(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { return clof_##B##_has_waiters(&l->base, c); }
 
 /* The reorderable lock over `base`: standby competitors spin, then yield. */
 #define CLOF_ASL_LOCK(name, base) CLOF_ASL_LOCK_GEN_(name, base, false)

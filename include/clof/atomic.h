@@ -136,6 +136,10 @@ typedef struct {
     {                                                                          \
         return CLOF_BE_CAS_(W, &a->_v, e, d, mo);                              \
     }                                                                          \
+    CLOF_A_RMW_GET_(W, T, sfx, mo)                                             \
+    CLOF_A_RMW_VOID_(W, T, sfx, mo)
+/* the read-modify-writes that return the previous value */
+#define CLOF_A_RMW_GET_(W, T, sfx, mo)                                         \
     static inline T clof_atomic##W##_get_add##sfx(clof_atomic##W##_t *a, T v)  \
     {                                                                          \
         return clof_be_fetch_add_u##W(&a->_v, v, mo);                          \
@@ -163,7 +167,9 @@ typedef struct {
     static inline T clof_atomic##W##_get_dec##sfx(clof_atomic##W##_t *a)       \
     {                                                                          \
         return clof_be_fetch_sub_u##W(&a->_v, 1, mo);                          \
-    }                                                                          \
+    }
+/* the read-modify-writes whose result is not wanted */
+#define CLOF_A_RMW_VOID_(W, T, sfx, mo)                                        \
     static inline void clof_atomic##W##_add##sfx(clof_atomic##W##_t *a, T v)   \
     {                                                                          \
         (void)clof_be_fetch_add_u##W(&a->_v, v, mo);                           \

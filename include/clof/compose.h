@@ -727,14 +727,16 @@ CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
 #define CLOF_CMP_OPS_(N, k)                                                    \
     {clof_##N##_acq##k, clof_##N##_try##k, clof_##N##_rel##k, clof_##N##_hw##k}
 
-/* The top (system) level k: the basic lock B alone, and the fast word. */
+/* The top (system) level k: the basic lock B alone, and the fast word.
+ * Its node_init's `high` is the fast word (the top has no high lock);
+ * bind_top_ is the front's bind: the node's fast word (the indexed
+ * layout). */
 #define CLOF_CMP_TOP_(N, k, B)                                                 \
     typedef struct {                                                           \
         clof_##B##_t lock;                                                     \
         clof_atomic32_t *fast; /* the fast path's word, or NULL */             \
     } CLOF_CACHE_ALIGNED clof_##N##_l##k##_t;                                  \
     typedef clof_##B##_ctx_t clof_##N##_c##k##_t;                              \
-    /* high: the fast word (the top has no high lock) */                       \
     CLOF_GEN_ void clof_##N##_node_init##k(void *n, uint32_t threshold,        \
                                            void *high)                         \
     {                                                                          \
@@ -742,7 +744,6 @@ CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
         clof_cmp_top_init(&clof_cmp_basic_##B, &CLOF_CMP_NODE_(N, k, n)->lock, \
                           &CLOF_CMP_NODE_(N, k, n)->fast, high);               \
     }                                                                          \
-    /* the front's bind: the node's fast word (compose.h's indexed layout) */  \
     CLOF_GEN_ void clof_##N##_bind_top_(void *n, clof_atomic32_t *fast)        \
     {                                                                          \
         CLOF_CMP_NODE_(N, k, n)->fast = fast;                                  \
@@ -864,6 +865,10 @@ CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
     { clof_cmp_acquire_tree(&clof_##N##_front, t, c0, leaf); }                 \
     CLOF_CMP_OUTLINE_ void clof_##N##_release_slow_(void *c0)                  \
     { clof_##N##_rel0(((clof_##N##_ctx_t *)c0)->leaf, c0); }                   \
+    CLOF_CMP_FRONT_API_(N, FAIR)
+
+/* The lock interface of the front (lock.h), each function one call. */
+#define CLOF_CMP_FRONT_API_(N, FAIR)                                           \
     CLOF_GEN_ int clof_##N##_build_(clof_compose_tree_t *tr,                   \
                                     const clof_topology_t *t,                  \
                                     const uint32_t *levels)                    \

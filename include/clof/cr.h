@@ -640,6 +640,97 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
         uint32_t counted; /* this acquisition is in `active` */                \
     } clof_##N##_ctx_t;
 
+/* ---- the layer as functions over a table ----
+ * clof_cr_ops_t: a lock's layout (its accessors, below) and its inner
+ * lock's operations, typed void *; l: the lock, c: its context (bc, the
+ * inner lock's context in it, counted: the context's flag).  The functions
+ * are always inlined with a constant table, so every entry is a direct
+ * call, inlined in turn (compose.h's scheme); CLOF_CR_FUNCTIONS (below)
+ * fills the table and defines the interface as one-line calls of these. */
+typedef struct {
+    void *(*base)(void *l);                 /* BASE(l) */
+    clof_cr_t *(*state)(void *l);           /* STATE(l) */
+    uint32_t (*hint)(void *l);              /* HINT(l) */
+    clof_atomic32_t *(*mirror)(void *l);    /* MIRROR(l) */
+    uint32_t (*number)(void *l);            /* NUMBER(l) */
+    void (*acquire)(void *b, void *bc);     /* the inner lock's */
+    bool (*tryacquire)(void *b, void *bc);
+    void (*release)(void *b, void *bc);
+    bool (*has_waiters)(void *b, void *bc);
+    /* the lock's out-of-line slow paths (clof_<name>_acquire_slow_,
+     * clof_<name>_release_slow_: the functions below over this table) */
+    void (*acquire_slow)(void *l, void *c);
+    void (*release_slow)(void *l, void *c, uint32_t counted);
+} clof_cr_ops_t;
+
+/* The acquisition that found the inner lock taken: wait uncounted while
+ * the layer is open, else be admitted (or wait passive) first. */
+CLOF_INLINE void clof_cr_acquire_slow(const clof_cr_ops_t *o, void *l, void *bc,
+                                      uint32_t *counted)
+{
+    clof_cr_t *s = o->state(l);
+    if (!clof_cr_limiting_(s)) { /* open: wait uncounted */
+        clof_cr_signal_t sig = clof_cr_signal_();
+        *counted = 0;
+        o->acquire(o->base(l), bc);
+        clof_cr_open_acquired_(s, sig);
+        return;
+    }
+    clof_cr_signal_t sig = clof_cr_admit_(s, o->mirror(l));
+    *counted = 1;
+    o->acquire(o->base(l), bc);
+    clof_cr_acquired_(s, sig);
+}
+
+/* The fast path: the inner lock free, taken uncounted. */
+CLOF_INLINE void clof_cr_acquire(const clof_cr_ops_t *o, void *l, void *c,
+                                 void *bc, uint32_t *counted)
+{
+    if (CLOF_LIKELY(o->tryacquire(o->base(l), bc))) {
+        *counted = 0;
+        return;
+    }
+    o->acquire_slow(l, c);
+}
+
+/* The release that needs the layer: number it, then the inner release
+ * between the layer's two halves (clof_cr_releasing_, clof_cr_released_). */
+CLOF_INLINE void clof_cr_release_slow(const clof_cr_ops_t *o, void *l, void *bc,
+                                      uint32_t counted)
+{
+    clof_cr_t *s = o->state(l); /* before the inner release: above */
+    uint32_t n = o->number(l);
+    clof_cr_releasing_(s, counted, o->mirror(l), n);
+    o->release(o->base(l), bc);
+    clof_cr_released_(s, counted, n);
+}
+
+/* The release in two halves, for an includer that dispatches itself (the
+ * preload library: it tail-calls its own slow path when the first says
+ * so, and its fast path then makes no call and needs no stack frame):
+ * does this release need the layer (a counted acquisition, or passive
+ * threads may wait)?  If not, the inner release is all of it. */
+CLOF_INLINE bool clof_cr_release_needs_layer(const clof_cr_ops_t *o, void *l,
+                                             uint32_t counted)
+{
+    return (counted | o->hint(l)) != 0;
+}
+
+CLOF_INLINE void clof_cr_release(const clof_cr_ops_t *o, void *l, void *c,
+                                 void *bc, uint32_t counted)
+{
+    if (CLOF_UNLIKELY(clof_cr_release_needs_layer(o, l, counted))) {
+        o->release_slow(l, c, counted);
+        return;
+    }
+    o->release(o->base(l), bc);
+}
+
+CLOF_INLINE bool clof_cr_has_waiters(const clof_cr_ops_t *o, void *l, void *bc)
+{
+    return o->has_waiters(o->base(l), bc) || o->hint(l) != 0;
+}
+
 /* CLOF_CR_FUNCTIONS(name, inner, BASE, STATE, HINT, MIRROR, NUMBER): the
  * five functions of the lock interface for a lock type clof_<name>_t
  * (declared before) whose parts are reached through five accessors, each
@@ -658,86 +749,61 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
  * (HINT = `npassive`, the number in the state); the preload library keeps
  * the inner lock in the mutex and the state in a block of its own, with
  * the mirror and the number in the mutex (src/preload/pl_internal.h).
- * The functions are the same. */
+ * The functions are the same: those above, over the table clof_<name>_cr
+ * that the accessors fill. */
 #define CLOF_CR_FUNCTIONS(N, B, BASE, STATE, HINT, MIRROR, NUMBER)             \
-    CLOF_SLOW void clof_##N##_acquire_slow_(clof_##N##_t *l,                   \
-                                            clof_##N##_ctx_t *c)               \
-    {                                                                          \
-        clof_cr_t *s = STATE(l);                                               \
-        if (!clof_cr_limiting_(s)) { /* open: wait uncounted */                \
-            clof_cr_signal_t sig = clof_cr_signal_();                          \
-            c->counted = 0;                                                    \
-            clof_##B##_acquire(BASE(l), &c->base);                             \
-            clof_cr_open_acquired_(s, sig);                                    \
-            return;                                                            \
-        }                                                                      \
-        clof_cr_signal_t sig = clof_cr_admit_(s, MIRROR(l));                   \
-        c->counted = 1;                                                        \
-        clof_##B##_acquire(BASE(l), &c->base);                                 \
-        clof_cr_acquired_(s, sig);                                             \
-    }                                                                          \
+    CLOF_CR_TABLE_(N, B, BASE, STATE, HINT, MIRROR, NUMBER)                    \
+    CLOF_SLOW void clof_##N##_acquire_slow_(void *l, void *c)                  \
+    { clof_cr_acquire_slow(&clof_##N##_cr, l, &CLOF_CR_C_(N, c)->base, &CLOF_CR_C_(N, c)->counted); } \
+    CLOF_SLOW void clof_##N##_release_slow_(void *l, void *c, uint32_t counted) \
+    { clof_cr_release_slow(&clof_##N##_cr, l, &CLOF_CR_C_(N, c)->base, counted); } \
     CLOF_INLINE void clof_##N##_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
-    {                                                                          \
-        if (CLOF_LIKELY(clof_##B##_tryacquire(BASE(l), &c->base))) {           \
-            c->counted = 0;                                                    \
-            return;                                                            \
-        }                                                                      \
-        clof_##N##_acquire_slow_(l, c);                                        \
-    }                                                                          \
+    { clof_cr_acquire(&clof_##N##_cr, l, c, &c->base, &c->counted); }          \
     /* tryacquire through `try_inner`, the inner lock's tryacquire or a    \
      * quicker attempt that may fail where it would not (the preload        \
      * library's lock fast path, which then acquires in full) */            \
     CLOF_INLINE bool clof_##N##_tryacquire_with_(                              \
         clof_##N##_t *l, clof_##N##_ctx_t *c,                                  \
         bool (*try_inner)(clof_##B##_t *, clof_##B##_ctx_t *))                 \
-    {                                                                          \
-        c->counted = 0;                                                        \
-        return try_inner(BASE(l), &c->base);                                   \
-    }                                                                          \
-    CLOF_INLINE bool clof_##N##_tryacquire(clof_##N##_t *l,                    \
-                                           clof_##N##_ctx_t *c)                \
-    {                                                                          \
-        return clof_##N##_tryacquire_with_(l, c, clof_##B##_tryacquire);       \
-    }                                                                          \
-    CLOF_SLOW void clof_##N##_release_slow_(clof_##N##_t *l,                   \
-                                            clof_##N##_ctx_t *c,               \
-                                            uint32_t counted)                  \
-    {                                                                          \
-        clof_cr_t *s = STATE(l); /* before the inner release: above */         \
-        uint32_t n = NUMBER(l);                                                \
-        clof_cr_releasing_(s, counted, MIRROR(l), n);                          \
-        clof_##B##_release(BASE(l), &c->base);                                 \
-        clof_cr_released_(s, counted, n);                                      \
-    }                                                                          \
-    /* The release in two halves, for an includer that dispatches itself   \
-     * (the preload library: it tail-calls its own slow path when the      \
-     * first says so, and its fast path then makes no call and needs no    \
-     * stack frame): does this release need the layer (a counted           \
-     * acquisition, or passive threads may wait)?  If not, the inner       \
-     * release is all of it. */                                            \
-    CLOF_INLINE bool clof_##N##_release_needs_layer_(clof_##N##_t *l,          \
-                                                     clof_##N##_ctx_t *c)      \
-    {                                                                          \
-        return (c->counted | HINT(l)) != 0;                                    \
-    }                                                                          \
-    CLOF_INLINE void clof_##N##_release_inner_(clof_##N##_t *l,                \
-                                               clof_##N##_ctx_t *c)            \
-    {                                                                          \
-        clof_##B##_release(BASE(l), &c->base);                                 \
-    }                                                                          \
+    { c->counted = 0; return try_inner(BASE(l), &c->base); }                   \
+    CLOF_INLINE bool clof_##N##_tryacquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { return clof_##N##_tryacquire_with_(l, c, clof_##B##_tryacquire); }       \
+    CLOF_INLINE bool clof_##N##_release_needs_layer_(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { return clof_cr_release_needs_layer(&clof_##N##_cr, l, c->counted); }     \
+    CLOF_INLINE void clof_##N##_release_inner_(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { clof_##B##_release(BASE(l), &c->base); }                                 \
     CLOF_INLINE void clof_##N##_release(clof_##N##_t *l, clof_##N##_ctx_t *c)  \
-    {                                                                          \
-        if (CLOF_UNLIKELY(clof_##N##_release_needs_layer_(l, c))) {            \
-            clof_##N##_release_slow_(l, c, c->counted);                        \
-            return;                                                            \
-        }                                                                      \
-        clof_##N##_release_inner_(l, c);                                       \
-    }                                                                          \
-    CLOF_INLINE bool clof_##N##_has_waiters(clof_##N##_t *l,                   \
-                                            clof_##N##_ctx_t *c)               \
-    {                                                                          \
-        return clof_##B##_has_waiters(BASE(l), &c->base) || HINT(l) != 0;      \
-    }
+    { clof_cr_release(&clof_##N##_cr, l, c, &c->base, c->counted); }           \
+    CLOF_INLINE bool clof_##N##_has_waiters(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { return clof_cr_has_waiters(&clof_##N##_cr, l, &c->base); }
+
+#define CLOF_CR_L_(N, l) ((clof_##N##_t *)(l))
+#define CLOF_CR_C_(N, c) ((clof_##N##_ctx_t *)(c))
+#define CLOF_CR_B_(B, b) ((clof_##B##_t *)(b))
+#define CLOF_CR_BC_(B, c) ((clof_##B##_ctx_t *)(c))
+/* The table clof_<name>_cr: the accessors and the inner lock's operations
+ * as functions of void *, one cast each. */
+#define CLOF_CR_TABLE_(N, B, BASE, STATE, HINT, MIRROR, NUMBER)                \
+    CLOF_INLINE void *clof_##N##_base_(void *l) { return BASE(CLOF_CR_L_(N, l)); } \
+    CLOF_INLINE clof_cr_t *clof_##N##_state_(void *l) { return STATE(CLOF_CR_L_(N, l)); } \
+    CLOF_INLINE uint32_t clof_##N##_hint_(void *l) { return HINT(CLOF_CR_L_(N, l)); } \
+    CLOF_INLINE clof_atomic32_t *clof_##N##_mirror_(void *l) { return MIRROR(CLOF_CR_L_(N, l)); } \
+    CLOF_INLINE uint32_t clof_##N##_number_(void *l) { return NUMBER(CLOF_CR_L_(N, l)); } \
+    CLOF_INLINE void clof_##N##_b_acq_(void *b, void *c)                       \
+    { clof_##B##_acquire(CLOF_CR_B_(B, b), CLOF_CR_BC_(B, c)); }               \
+    CLOF_INLINE bool clof_##N##_b_try_(void *b, void *c)                       \
+    { return clof_##B##_tryacquire(CLOF_CR_B_(B, b), CLOF_CR_BC_(B, c)); }     \
+    CLOF_INLINE void clof_##N##_b_rel_(void *b, void *c)                       \
+    { clof_##B##_release(CLOF_CR_B_(B, b), CLOF_CR_BC_(B, c)); }               \
+    CLOF_INLINE bool clof_##N##_b_hw_(void *b, void *c)                        \
+    { return clof_##B##_has_waiters(CLOF_CR_B_(B, b), CLOF_CR_BC_(B, c)); }    \
+    CLOF_SLOW void clof_##N##_acquire_slow_(void *l, void *c);                 \
+    CLOF_SLOW void clof_##N##_release_slow_(void *l, void *c, uint32_t counted); \
+    static const __attribute__((unused)) clof_cr_ops_t clof_##N##_cr = {       \
+        clof_##N##_base_, clof_##N##_state_, clof_##N##_hint_,                 \
+        clof_##N##_mirror_, clof_##N##_number_, clof_##N##_b_acq_,             \
+        clof_##N##_b_try_, clof_##N##_b_rel_, clof_##N##_b_hw_,                \
+        clof_##N##_acquire_slow_, clof_##N##_release_slow_};
 
 /* The accessors of CLOF_CR_LOCK's layout: the state beside the inner lock. */
 #define CLOF_CR_BASE_(l) (&(l)->base)

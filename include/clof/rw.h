@@ -255,6 +255,54 @@ static inline bool clof_rw_ind_await_empty_until(clof_rw_ind_t *ri,
     return true;
 }
 
+/* An RW lock's operations as a table, typed void * (the lock, its
+ * context): what a layer over any clof RW lock (rw/bravo.h) calls.  The
+ * layer fills one with CLOF_RW_OPS_TABLE_(T, B) and passes it, constant,
+ * to always-inlined functions, so every entry is a direct call, inlined in
+ * turn (compose.h's scheme: no indirect call is left in an optimised
+ * build; built with -O0 the calls through the table are real calls). */
+typedef struct {
+    void (*init)(void *l, uint32_t pref);
+    void (*set_pref)(void *l, uint32_t pref);
+    bool (*read_tryacquire)(void *l, void *c);
+    bool (*read_acquire_until)(void *l, void *c, uint64_t deadline);
+    void (*read_acquire)(void *l, void *c);
+    void (*read_release)(void *l, void *c);
+    bool (*write_tryacquire)(void *l, void *c);
+    bool (*write_acquire_until)(void *l, void *c, uint64_t deadline);
+    void (*write_acquire)(void *l, void *c);
+    void (*write_release)(void *l, void *c);
+} clof_rw_ops_t;
+
+/* The table T (a constant clof_rw_ops_t) of the RW lock clof_B_t, and its
+ * entries T_<op>: one cast each. */
+#define CLOF_RW_L_(B, l) ((clof_##B##_t *)(l))
+#define CLOF_RW_C_(B, c) ((clof_##B##_ctx_t *)(c))
+#define CLOF_RW_OPS_TABLE_(T, B)                                               \
+    CLOF_INLINE void T##_init(void *l, uint32_t p)                             \
+    { clof_##B##_init(CLOF_RW_L_(B, l), p); }                                  \
+    CLOF_INLINE void T##_set_pref(void *l, uint32_t p)                         \
+    { clof_##B##_set_pref(CLOF_RW_L_(B, l), p); }                              \
+    CLOF_INLINE bool T##_rtry(void *l, void *c)                                \
+    { return clof_##B##_read_tryacquire(CLOF_RW_L_(B, l), CLOF_RW_C_(B, c)); } \
+    CLOF_INLINE bool T##_runtil(void *l, void *c, uint64_t d)                  \
+    { return clof_##B##_read_acquire_until(CLOF_RW_L_(B, l), CLOF_RW_C_(B, c), d); } \
+    CLOF_INLINE void T##_racq(void *l, void *c)                                \
+    { clof_##B##_read_acquire(CLOF_RW_L_(B, l), CLOF_RW_C_(B, c)); }           \
+    CLOF_INLINE void T##_rrel(void *l, void *c)                                \
+    { clof_##B##_read_release(CLOF_RW_L_(B, l), CLOF_RW_C_(B, c)); }           \
+    CLOF_INLINE bool T##_wtry(void *l, void *c)                                \
+    { return clof_##B##_write_tryacquire(CLOF_RW_L_(B, l), CLOF_RW_C_(B, c)); } \
+    CLOF_INLINE bool T##_wuntil(void *l, void *c, uint64_t d)                  \
+    { return clof_##B##_write_acquire_until(CLOF_RW_L_(B, l), CLOF_RW_C_(B, c), d); } \
+    CLOF_INLINE void T##_wacq(void *l, void *c)                                \
+    { clof_##B##_write_acquire(CLOF_RW_L_(B, l), CLOF_RW_C_(B, c)); }          \
+    CLOF_INLINE void T##_wrel(void *l, void *c)                                \
+    { clof_##B##_write_release(CLOF_RW_L_(B, l), CLOF_RW_C_(B, c)); }          \
+    static const __attribute__((unused)) clof_rw_ops_t T = {                   \
+        T##_init, T##_set_pref, T##_rtry, T##_runtil, T##_racq,                \
+        T##_rrel, T##_wtry, T##_wuntil, T##_wacq, T##_wrel};
+
 /* A timed acquisition over a lock that only has a tryacquire: try, then
  * wait on `word` (a word of the RW lock that changes whenever the lock may
  * have become free: the writer flag) for at most CLOF_RW_POLL_NS, and try

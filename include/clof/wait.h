@@ -443,7 +443,9 @@ static inline void clof_wait_parked_(clof_wait_t *w)
     static inline void clof_park_##sfx(const T *p, T seen, uint64_t key)       \
     {                                                                          \
         clof_park_until_##sfx(p, seen, key, CLOF_DEADLINE_NONE);               \
-    }                                                                          \
+    }
+/* The waiting steps over the word at p: spin, yield or park (phase). */
+#define CLOF_WAIT_STEP_(sfx, T)                                                \
     /* one timed waiting step; false when the deadline has passed */           \
     static inline bool clof_wait_change_until_##sfx(                          \
         clof_wait_t *w, const T *p, T seen, uint64_t deadline)                 \
@@ -482,7 +484,10 @@ static inline void clof_wait_parked_(clof_wait_t *w)
     }
 CLOF_WAIT_PARK_(u32, uint32_t)
 CLOF_WAIT_PARK_(u64, uint64_t)
+CLOF_WAIT_STEP_(u32, uint32_t)
+CLOF_WAIT_STEP_(u64, uint64_t)
 #undef CLOF_WAIT_PARK_
+#undef CLOF_WAIT_STEP_
 
 /* Pointers: the same, keyed by the pointer value. */
 static inline void clof_park_ptr(void *const *p, void *seen, uint64_t key)

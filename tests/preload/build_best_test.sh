@@ -54,6 +54,14 @@ clean "$bb" --lock clof:ticket-mcs --rwlock rw-central --topology "$topo" --out 
 cat "$tmp/o"
 grep -q "rwlock=rw-central rdlocks=[1-9]" "$tmp/o" || fail "the default rwlock is not rw-central"
 [ -f "$out" ] || fail "no $out"
+# written without its debug info (build-best.sh strips it): no DWARF
+# section, and far below the 42 MB of a library built with -g
+for lib in "$out" "$out2"; do
+  ! readelf -S -W "$lib" | grep -q '\.debug_info' || fail "$lib has .debug_info: not stripped"
+  sz=$(stat -c %s "$lib")
+  [ "$sz" -le 10000000 ] || fail "$lib is $sz bytes, more than 10 MB"
+  echo "  $lib: $sz bytes, no debug info"
+done
 
 # the defaults: that lock, that hierarchy
 clean CLOF_STATS=1 LD_PRELOAD="$out" "$conform" default_child 2>"$tmp/e" || fail "default_child: $(cat "$tmp/e")"

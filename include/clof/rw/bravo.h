@@ -191,123 +191,163 @@ static inline void clof_bravo_inhibit_(clof_bravo_bias_t *b, uint64_t start)
     clof_atomic64_write_rlx(&b->inhibit_until, now + (now - start) * CLOF_BRAVO_N);
 }
 
+/* ---- the BRAVO lock over B, as functions over B's table (rw.h's
+ * clof_rw_ops_t): B = the underlying lock's operations, base = the lock's B
+ * (its first member, so its address is the lock's: the identity a fast
+ * reader writes into its slot), bc = the context's B (its first member:
+ * the reader's identity), slot = the context's fast slot (index + 1; 0:
+ * through B).  CLOF_RW_BRAVO (below) only declares the types and calls
+ * these; a debugger steps through them. */
+CLOF_INLINE void clof_bravo_init(const clof_rw_ops_t *B, void *base,
+                                 clof_bravo_bias_t *bias, uint32_t pref)
+{
+    B->init(base, pref);
+    clof_atomic32_write_rlx(&bias->rbias, 0);
+    clof_atomic64_write_rlx(&bias->inhibit_until, 0);
+}
+
+CLOF_INLINE bool clof_bravo_read_tryacquire(const clof_rw_ops_t *B, void *base,
+                                            clof_bravo_bias_t *bias, void *bc,
+                                            uint32_t *slot)
+{
+    if (clof_bravo_read_fast_(bias, base, bc, slot))
+        return true;
+    *slot = 0;
+    if (!B->read_tryacquire(base, bc))
+        return false;
+    clof_bravo_read_slow_done_(bias);
+    return true;
+}
+
+CLOF_INLINE bool clof_bravo_read_acquire_until(const clof_rw_ops_t *B,
+                                               void *base, clof_bravo_bias_t *bias,
+                                               void *bc, uint32_t *slot,
+                                               uint64_t deadline)
+{
+    if (clof_bravo_read_fast_(bias, base, bc, slot))
+        return true;
+    *slot = 0;
+    if (!B->read_acquire_until(base, bc, deadline))
+        return false;
+    clof_bravo_read_slow_done_(bias);
+    return true;
+}
+
+CLOF_INLINE void clof_bravo_read_acquire(const clof_rw_ops_t *B, void *base,
+                                         clof_bravo_bias_t *bias, void *bc,
+                                         uint32_t *slot)
+{
+    if (clof_bravo_read_fast_(bias, base, bc, slot))
+        return;
+    *slot = 0;
+    B->read_acquire(base, bc);
+    clof_bravo_read_slow_done_(bias);
+}
+
+CLOF_INLINE void clof_bravo_read_release(const clof_rw_ops_t *B, void *base,
+                                         void *bc, uint32_t slot)
+{
+    if (slot != 0)
+        clof_bravo_read_fast_release_(slot);
+    else
+        B->read_release(base, bc);
+}
+
+/* Neither the bias nor a draining writer: no fast reader can be inside. */
+CLOF_INLINE bool clof_bravo_unbiased_(clof_bravo_bias_t *bias)
+{
+    return (clof_atomic32_read_rlx(&bias->rbias) |
+            clof_atomic32_read_rlx(&bias->draining)) == 0;
+}
+
+CLOF_INLINE bool clof_bravo_write_tryacquire(const clof_rw_ops_t *B, void *base,
+                                             clof_bravo_bias_t *bias, void *bc)
+{
+    if (!B->write_tryacquire(base, bc))
+        return false;
+    if (CLOF_LIKELY(clof_bravo_unbiased_(bias)) || clof_bravo_revoke_(bias, base))
+        return true;
+    /* fast readers inside: bias up again, for the next writer to wait */
+    clof_atomic32_write_rel(&bias->rbias, 1);
+    B->write_release(base, bc);
+    return false;
+}
+
+CLOF_INLINE bool clof_bravo_write_acquire_until(const clof_rw_ops_t *B,
+                                                void *base, clof_bravo_bias_t *bias,
+                                                void *bc, uint64_t deadline)
+{
+    for (;;) {
+        if (deadline == CLOF_DEADLINE_NONE)
+            B->write_acquire(base, bc);
+        else if (!B->write_acquire_until(base, bc, deadline))
+            return false;
+        if (CLOF_LIKELY(clof_bravo_unbiased_(bias)))
+            return true;
+        uint64_t start = clof_now_ns();
+        if (clof_bravo_revoke_(bias, base)) {
+            clof_bravo_inhibit_(bias, start);
+            return true;
+        }
+        /* fast readers inside: wait for them without holding B (one of
+         * them may read again through B: a recursive read) */
+        clof_atomic64_write_rlx(&bias->inhibit_until, UINT64_MAX);
+        clof_atomic32_inc_rlx(&bias->draining);
+        B->write_release(base, bc);
+        if (!clof_bravo_drain_until_(base, deadline)) {
+            /* timed out with fast readers inside: bias up again under B,
+             * or (B busy) leave `draining` raised: writers keep scanning */
+            if (B->write_tryacquire(base, bc)) {
+                clof_atomic32_write_rel(&bias->rbias, 1);
+                clof_atomic32_dec_rlx(&bias->draining);
+                B->write_release(base, bc);
+            }
+            return false;
+        }
+        clof_atomic32_dec_rlx(&bias->draining);
+        clof_bravo_inhibit_(bias, start);
+    }
+}
+
+/* CLOF_RW_BRAVO(N, B): the types of clof_N_t over clof_B_t, B's table
+ * clof_N_B_ops, and the rw.h interface, each function one call of the
+ * above. */
 #define CLOF_RW_BRAVO(N, B)                                                    \
     typedef struct {                                                           \
-        clof_##B##_t base;                                                     \
+        clof_##B##_t base; /* first: the lock's address is B's */              \
         clof_bravo_bias_t bias;                                                \
     } clof_##N##_t;                                                            \
     typedef struct {                                                           \
-        clof_##B##_ctx_t b;                                                    \
-        uint32_t slot; /* fast read: table index + 1; 0: through B */          \
+        clof_##B##_ctx_t b; /* first: the reader's identity */                 \
+        uint32_t slot;      /* fast read: table index + 1; 0: through B */     \
     } clof_##N##_ctx_t;                                                        \
-                                                                               \
+    CLOF_RW_OPS_TABLE_(clof_##N##_B_ops, B)                                    \
+    CLOF_RW_BRAVO_API_(N, &clof_##N##_B_ops)
+
+/* The rw.h interface of clof_N_t, over the table OPS. */
+#define CLOF_RW_BRAVO_API_(N, OPS)                                             \
     CLOF_RW_GEN_ void clof_##N##_init(clof_##N##_t *l, uint32_t pref)          \
-    {                                                                          \
-        clof_##B##_init(&l->base, pref);                                       \
-        clof_atomic32_write_rlx(&l->bias.rbias, 0);                            \
-        clof_atomic64_write_rlx(&l->bias.inhibit_until, 0);                    \
-    }                                                                          \
+    { clof_bravo_init(OPS, &l->base, &l->bias, pref); }                        \
     CLOF_RW_GEN_ void clof_##N##_set_pref(clof_##N##_t *l, uint32_t pref)      \
-    {                                                                          \
-        clof_##B##_set_pref(&l->base, pref);                                   \
-    }                                                                          \
-    CLOF_RW_GEN_ bool clof_##N##_read_tryacquire(clof_##N##_t *l,              \
-                                                  clof_##N##_ctx_t *c)         \
-    {                                                                          \
-        if (clof_bravo_read_fast_(&l->bias, l, c, &c->slot))                   \
-            return true;                                                       \
-        c->slot = 0;                                                           \
-        if (!clof_##B##_read_tryacquire(&l->base, &c->b))                      \
-            return false;                                                      \
-        clof_bravo_read_slow_done_(&l->bias);                                  \
-        return true;                                                           \
-    }                                                                          \
-    CLOF_RW_GEN_ bool clof_##N##_read_acquire_until(                           \
-        clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
-    {                                                                          \
-        if (clof_bravo_read_fast_(&l->bias, l, c, &c->slot))                   \
-            return true;                                                       \
-        c->slot = 0;                                                           \
-        if (!clof_##B##_read_acquire_until(&l->base, &c->b, deadline))         \
-            return false;                                                      \
-        clof_bravo_read_slow_done_(&l->bias);                                  \
-        return true;                                                           \
-    }                                                                          \
-    CLOF_RW_GEN_ void clof_##N##_read_acquire(clof_##N##_t *l,                 \
-                                               clof_##N##_ctx_t *c)            \
-    {                                                                          \
-        if (clof_bravo_read_fast_(&l->bias, l, c, &c->slot))                   \
-            return;                                                            \
-        c->slot = 0;                                                           \
-        clof_##B##_read_acquire(&l->base, &c->b);                              \
-        clof_bravo_read_slow_done_(&l->bias);                                  \
-    }                                                                          \
-    CLOF_RW_GEN_ void clof_##N##_read_release(clof_##N##_t *l,                 \
-                                               clof_##N##_ctx_t *c)            \
-    {                                                                          \
-        if (c->slot != 0)                                                      \
-            clof_bravo_read_fast_release_(c->slot);                            \
-        else                                                                   \
-            clof_##B##_read_release(&l->base, &c->b);                          \
-    }                                                                          \
-    CLOF_RW_GEN_ bool clof_##N##_write_tryacquire(clof_##N##_t *l,             \
-                                                   clof_##N##_ctx_t *c)        \
-    {                                                                          \
-        if (!clof_##B##_write_tryacquire(&l->base, &c->b))                     \
-            return false;                                                      \
-        if (CLOF_LIKELY((clof_atomic32_read_rlx(&l->bias.rbias) |              \
-                         clof_atomic32_read_rlx(&l->bias.draining)) == 0) ||   \
-            clof_bravo_revoke_(&l->bias, l))                                   \
-            return true;                                                       \
-        /* fast readers inside: bias up again, for the next writer to wait */ \
-        clof_atomic32_write_rel(&l->bias.rbias, 1);                            \
-        clof_##B##_write_release(&l->base, &c->b);                             \
-        return false;                                                          \
-    }                                                                          \
-    CLOF_RW_GEN_ bool clof_##N##_write_acquire_until(                          \
-        clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
-    {                                                                          \
-        for (;;) {                                                             \
-            if (deadline == CLOF_DEADLINE_NONE)                                \
-                clof_##B##_write_acquire(&l->base, &c->b);                     \
-            else if (!clof_##B##_write_acquire_until(&l->base, &c->b, deadline)) \
-                return false;                                                  \
-            if (CLOF_LIKELY((clof_atomic32_read_rlx(&l->bias.rbias) |          \
-                             clof_atomic32_read_rlx(&l->bias.draining)) == 0)) \
-                return true;                                                   \
-            uint64_t start = clof_now_ns();                                    \
-            if (clof_bravo_revoke_(&l->bias, l)) {                             \
-                clof_bravo_inhibit_(&l->bias, start);                          \
-                return true;                                                   \
-            }                                                                  \
-            /* fast readers inside: wait for them without holding B (one of   \
-             * them may read again through B: a recursive read) */            \
-            clof_atomic64_write_rlx(&l->bias.inhibit_until, UINT64_MAX);       \
-            clof_atomic32_inc_rlx(&l->bias.draining);                          \
-            clof_##B##_write_release(&l->base, &c->b);                         \
-            if (!clof_bravo_drain_until_(l, deadline)) {                       \
-                /* timed out with fast readers inside: bias up again under B, \
-                 * or (B busy) leave `draining` raised: writers keep scanning */ \
-                if (clof_##B##_write_tryacquire(&l->base, &c->b)) {            \
-                    clof_atomic32_write_rel(&l->bias.rbias, 1);                \
-                    clof_atomic32_dec_rlx(&l->bias.draining);                  \
-                    clof_##B##_write_release(&l->base, &c->b);                 \
-                }                                                              \
-                return false;                                                  \
-            }                                                                  \
-            clof_atomic32_dec_rlx(&l->bias.draining);                          \
-            clof_bravo_inhibit_(&l->bias, start);                              \
-        }                                                                      \
-    }                                                                          \
-    CLOF_RW_GEN_ void clof_##N##_write_acquire(clof_##N##_t *l,                \
-                                                clof_##N##_ctx_t *c)           \
-    {                                                                          \
-        (void)clof_##N##_write_acquire_until(l, c, CLOF_DEADLINE_NONE);        \
-    }                                                                          \
-    CLOF_RW_GEN_ void clof_##N##_write_release(clof_##N##_t *l,                \
-                                                clof_##N##_ctx_t *c)           \
-    {                                                                          \
-        clof_##B##_write_release(&l->base, &c->b);                             \
-    }
+    { (OPS)->set_pref(&l->base, pref); }                                       \
+    CLOF_RW_GEN_ bool clof_##N##_read_tryacquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { return clof_bravo_read_tryacquire(OPS, &l->base, &l->bias, &c->b, &c->slot); } \
+    CLOF_RW_GEN_ bool clof_##N##_read_acquire_until(clof_##N##_t *l,           \
+                                                    clof_##N##_ctx_t *c, uint64_t d) \
+    { return clof_bravo_read_acquire_until(OPS, &l->base, &l->bias, &c->b, &c->slot, d); } \
+    CLOF_RW_GEN_ void clof_##N##_read_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { clof_bravo_read_acquire(OPS, &l->base, &l->bias, &c->b, &c->slot); }     \
+    CLOF_RW_GEN_ void clof_##N##_read_release(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { clof_bravo_read_release(OPS, &l->base, &c->b, c->slot); }               \
+    CLOF_RW_GEN_ bool clof_##N##_write_tryacquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { return clof_bravo_write_tryacquire(OPS, &l->base, &l->bias, &c->b); }   \
+    CLOF_RW_GEN_ bool clof_##N##_write_acquire_until(clof_##N##_t *l,          \
+                                                     clof_##N##_ctx_t *c, uint64_t d) \
+    { return clof_bravo_write_acquire_until(OPS, &l->base, &l->bias, &c->b, d); } \
+    CLOF_RW_GEN_ void clof_##N##_write_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { (void)clof_bravo_write_acquire_until(OPS, &l->base, &l->bias, &c->b,     \
+                                           CLOF_DEADLINE_NONE); }              \
+    CLOF_RW_GEN_ void clof_##N##_write_release(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { (OPS)->write_release(&l->base, &c->b); }
 
 #endif /* CLOF_RW_BRAVO_H */

@@ -204,8 +204,132 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
     clof_rw_flag_lower_(f, v + 1);
 }
 
-/* ---- the generator ---- */
+/* ---- the lock over W, as functions over W's table ----
+ * W: the writer lock's operations (lock.h interface, typed void *), wl and
+ * wc: the lock's W and the context's; f, ind: the lock's flag and reader
+ * indicator; slot: the context's indicator slot.  CLOF_RW_COHORT (below)
+ * only declares the types and calls these; a debugger steps through them. */
+typedef struct clof_rw_cohort_ops clof_rw_cohort_ops_t;
+struct clof_rw_cohort_ops {
+    void (*acquire)(void *l, void *c);
+    bool (*tryacquire)(void *l, void *c);
+    void (*release)(void *l, void *c);
+    /* the lock's clof_rw_cohort_read_np_ over this table: an ordinary
+     * (not forced inline) function, so that the reader's fast path, which
+     * calls it under neutral preference only, stays small */
+    bool (*read_np)(void *wl, void *wc, clof_rw_ind_t *ind, uint32_t slot, bool once);
+};
 
+static inline void clof_rw_cohort_init_flag(clof_rw_flag_t *f, uint32_t pref,
+                                            uint32_t level)
+{
+    f->pref = pref;
+    f->level = level;
+}
+
+/* readers under neutral preference register inside W */
+CLOF_INLINE bool clof_rw_cohort_read_np_(const clof_rw_cohort_ops_t *W, void *wl,
+                                         void *wc, clof_rw_ind_t *ind,
+                                         uint32_t slot, bool once)
+{
+    if (once) {
+        if (!W->tryacquire(wl, wc))
+            return false;
+    } else {
+        W->acquire(wl, wc);
+    }
+    clof_rw_ind_arrive(ind, slot);
+    W->release(wl, wc);
+    return true;
+}
+
+CLOF_INLINE bool clof_rw_cohort_read_tryacquire(const clof_rw_cohort_ops_t *W,
+                                                void *wl, clof_rw_flag_t *f,
+                                                clof_rw_ind_t *ind, void *wc,
+                                                uint32_t *slot)
+{
+    uint32_t s = CLOF_RW_SLOT_OF(f->level);
+    bool ok;
+    if (f->pref == CLOF_RW_PREF_NEUTRAL)
+        ok = W->read_np(wl, wc, ind, s, true);
+    else
+        ok = clof_rw_reader_try_(f, ind, s);
+    *slot = s; /* written last: the reads of f above need no reload */
+    return ok;
+}
+
+CLOF_INLINE bool clof_rw_cohort_read_acquire_until(const clof_rw_cohort_ops_t *W,
+                                                   void *wl, clof_rw_flag_t *f,
+                                                   clof_rw_ind_t *ind, void *wc,
+                                                   uint32_t *slot, uint64_t deadline)
+{
+    uint32_t s = CLOF_RW_SLOT_OF(f->level);
+    bool ok;
+    if (f->pref == CLOF_RW_PREF_NEUTRAL)
+        ok = CLOF_RW_POLL_UNTIL_(W->read_np(wl, wc, ind, s, true), &f->wactive, deadline);
+    else
+        ok = clof_rw_reader_until_(f, ind, s, deadline);
+    *slot = s;
+    return ok;
+}
+
+CLOF_INLINE void clof_rw_cohort_read_acquire(const clof_rw_cohort_ops_t *W,
+                                             void *wl, clof_rw_flag_t *f,
+                                             clof_rw_ind_t *ind, void *wc,
+                                             uint32_t *slot)
+{
+    uint32_t s = CLOF_RW_SLOT_OF(f->level);
+    if (f->pref == CLOF_RW_PREF_NEUTRAL)
+        (void)W->read_np(wl, wc, ind, s, false);
+    else
+        (void)clof_rw_reader_until_(f, ind, s, CLOF_DEADLINE_NONE);
+    *slot = s;
+}
+
+CLOF_INLINE bool clof_rw_cohort_write_tryacquire(const clof_rw_cohort_ops_t *W,
+                                                 void *wl, clof_rw_flag_t *f,
+                                                 clof_rw_ind_t *ind, void *wc)
+{
+    if (!W->tryacquire(wl, wc))
+        return false;
+    if (clof_rw_writer_enter_until_(f, ind, 0))
+        return true;
+    W->release(wl, wc);
+    return false;
+}
+
+CLOF_INLINE bool clof_rw_cohort_write_acquire_until(const clof_rw_cohort_ops_t *W,
+                                                    void *wl, clof_rw_flag_t *f,
+                                                    clof_rw_ind_t *ind, void *wc,
+                                                    uint64_t deadline)
+{
+    if (!CLOF_RW_POLL_UNTIL_(W->tryacquire(wl, wc), &f->wactive, deadline))
+        return false;
+    if (clof_rw_writer_enter_until_(f, ind, deadline))
+        return true;
+    W->release(wl, wc);
+    return false;
+}
+
+CLOF_INLINE void clof_rw_cohort_write_acquire(const clof_rw_cohort_ops_t *W,
+                                              void *wl, clof_rw_flag_t *f,
+                                              clof_rw_ind_t *ind, void *wc)
+{
+    W->acquire(wl, wc);
+    (void)clof_rw_writer_enter_until_(f, ind, CLOF_DEADLINE_NONE);
+}
+
+CLOF_INLINE void clof_rw_cohort_write_release(const clof_rw_cohort_ops_t *W,
+                                              void *wl, clof_rw_flag_t *f,
+                                              void *wc)
+{
+    clof_rw_writer_exit_(f);
+    W->release(wl, wc);
+}
+
+/* ---- the generator: types, W's table, one-line calls of the above ---- */
+
+/* CLOF_RW_COHORT(N, W): clof_N_t over the mutex clof_W_t (lock.h). */
 #define CLOF_RW_COHORT(N, W)                                                   \
     typedef struct {                                                           \
         clof_##W##_t wlock;                                                    \
@@ -216,103 +340,51 @@ static inline void clof_rw_writer_exit_(clof_rw_flag_t *f)
         clof_##W##_ctx_t w;                                                    \
         uint32_t slot;                                                         \
     } clof_##N##_ctx_t;                                                        \
-                                                                               \
-    CLOF_RW_GEN_ void clof_##N##_init_level(clof_##N##_t *l, uint32_t pref,    \
-                                             uint32_t level)                   \
-    {                                                                          \
-        memset(l, 0, sizeof *l);                                               \
-        l->flag.pref = pref;                                                   \
-        l->flag.level = level;                                                 \
-    }                                                                          \
+    CLOF_INLINE void clof_##N##_W_acq_(void *l, void *c)                       \
+    { clof_##W##_acquire((clof_##W##_t *)l, (clof_##W##_ctx_t *)c); }          \
+    CLOF_INLINE bool clof_##N##_W_try_(void *l, void *c)                       \
+    { return clof_##W##_tryacquire((clof_##W##_t *)l, (clof_##W##_ctx_t *)c); } \
+    CLOF_INLINE void clof_##N##_W_rel_(void *l, void *c)                       \
+    { clof_##W##_release((clof_##W##_t *)l, (clof_##W##_ctx_t *)c); }          \
+    CLOF_RW_GEN_ bool clof_##N##_read_np_(void *wl, void *wc, clof_rw_ind_t *ind, \
+                                           uint32_t slot, bool once);         \
+    static const __attribute__((unused)) clof_rw_cohort_ops_t clof_##N##_W_ops = { \
+        clof_##N##_W_acq_, clof_##N##_W_try_, clof_##N##_W_rel_,               \
+        clof_##N##_read_np_};                                                  \
+    CLOF_RW_GEN_ bool clof_##N##_read_np_(void *wl, void *wc, clof_rw_ind_t *ind, \
+                                           uint32_t slot, bool once)          \
+    { return clof_rw_cohort_read_np_(&clof_##N##_W_ops, wl, wc, ind, slot, once); } \
+    CLOF_RW_COHORT_API_(N, &clof_##N##_W_ops)
+
+/* the arguments of every call: W's table and the lock's and context's parts */
+#define CLOF_RW_COHORT_ARGS_(OPS, l, c) OPS, &(l)->wlock, &(l)->flag, &(l)->ind, &(c)->w
+
+/* The rw.h interface of clof_N_t over the table OPS (the reader's and the
+ * writer's paths always inlined, as the generic functions they call). */
+#define CLOF_RW_COHORT_API_(N, OPS)                                            \
+    CLOF_RW_GEN_ void clof_##N##_init_level(clof_##N##_t *l, uint32_t pref, uint32_t level) \
+    { memset(l, 0, sizeof *l); clof_rw_cohort_init_flag(&l->flag, pref, level); } \
     CLOF_RW_GEN_ void clof_##N##_set_pref(clof_##N##_t *l, uint32_t pref)      \
-    {                                                                          \
-        l->flag.pref = pref;                                                   \
-    }                                                                          \
+    { l->flag.pref = pref; }                                                   \
     CLOF_RW_GEN_ void clof_##N##_init(clof_##N##_t *l, uint32_t pref)          \
-    {                                                                          \
-        clof_##N##_init_level(l, pref, CLOF_RW_LEVEL_NUMA);                    \
-    }                                                                          \
-                                                                               \
-    /* readers under neutral preference register inside W */                  \
-    CLOF_RW_GEN_ bool clof_##N##_read_np_(clof_##N##_t *l,                     \
-                                           clof_##N##_ctx_t *c, bool once)     \
-    {                                                                          \
-        if (once) {                                                            \
-            if (!clof_##W##_tryacquire(&l->wlock, &c->w))                      \
-                return false;                                                  \
-        } else {                                                               \
-            clof_##W##_acquire(&l->wlock, &c->w);                              \
-        }                                                                      \
-        clof_rw_ind_arrive(&l->ind, c->slot);                                  \
-        clof_##W##_release(&l->wlock, &c->w);                                  \
-        return true;                                                           \
-    }                                                                          \
-    CLOF_RW_GEN_ bool clof_##N##_read_tryacquire(clof_##N##_t *l,              \
-                                                  clof_##N##_ctx_t *c)         \
-    {                                                                          \
-        c->slot = CLOF_RW_SLOT_OF(l->flag.level);                              \
-        if (l->flag.pref == CLOF_RW_PREF_NEUTRAL)                              \
-            return clof_##N##_read_np_(l, c, true);                            \
-        return clof_rw_reader_try_(&l->flag, &l->ind, c->slot);                \
-    }                                                                          \
-    CLOF_RW_GEN_ bool clof_##N##_read_acquire_until(                           \
-        clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
-    {                                                                          \
-        c->slot = CLOF_RW_SLOT_OF(l->flag.level);                              \
-        if (l->flag.pref == CLOF_RW_PREF_NEUTRAL)                              \
-            return CLOF_RW_POLL_UNTIL_(clof_##N##_read_np_(l, c, true),        \
-                                       &l->flag.wactive, deadline);            \
-        return clof_rw_reader_until_(&l->flag, &l->ind, c->slot, deadline);    \
-    }                                                                          \
-    CLOF_RW_GEN_ void clof_##N##_read_acquire(clof_##N##_t *l,                 \
-                                               clof_##N##_ctx_t *c)            \
-    {                                                                          \
-        c->slot = CLOF_RW_SLOT_OF(l->flag.level);                              \
-        if (l->flag.pref == CLOF_RW_PREF_NEUTRAL)                              \
-            (void)clof_##N##_read_np_(l, c, false);                            \
-        else                                                                   \
-            (void)clof_rw_reader_until_(&l->flag, &l->ind, c->slot,            \
-                                        CLOF_DEADLINE_NONE);                   \
-    }                                                                          \
-    CLOF_RW_GEN_ void clof_##N##_read_release(clof_##N##_t *l,                 \
-                                               clof_##N##_ctx_t *c)            \
-    {                                                                          \
-        clof_rw_ind_depart(&l->ind, c->slot);                                  \
-    }                                                                          \
-                                                                               \
-    CLOF_RW_GEN_ bool clof_##N##_write_tryacquire(clof_##N##_t *l,             \
-                                                   clof_##N##_ctx_t *c)        \
-    {                                                                          \
-        if (!clof_##W##_tryacquire(&l->wlock, &c->w))                          \
-            return false;                                                      \
-        if (clof_rw_writer_enter_until_(&l->flag, &l->ind, 0))                 \
-            return true;                                                       \
-        clof_##W##_release(&l->wlock, &c->w);                                  \
-        return false;                                                          \
-    }                                                                          \
-    CLOF_RW_GEN_ bool clof_##N##_write_acquire_until(                          \
-        clof_##N##_t *l, clof_##N##_ctx_t *c, uint64_t deadline)               \
-    {                                                                          \
-        if (!CLOF_RW_POLL_UNTIL_(clof_##W##_tryacquire(&l->wlock, &c->w),      \
-                                 &l->flag.wactive, deadline))                  \
-            return false;                                                      \
-        if (clof_rw_writer_enter_until_(&l->flag, &l->ind, deadline))          \
-            return true;                                                       \
-        clof_##W##_release(&l->wlock, &c->w);                                  \
-        return false;                                                          \
-    }                                                                          \
-    CLOF_RW_GEN_ void clof_##N##_write_acquire(clof_##N##_t *l,                \
-                                                clof_##N##_ctx_t *c)           \
-    {                                                                          \
-        clof_##W##_acquire(&l->wlock, &c->w);                                  \
-        (void)clof_rw_writer_enter_until_(&l->flag, &l->ind,                   \
-                                          CLOF_DEADLINE_NONE);                 \
-    }                                                                          \
-    CLOF_RW_GEN_ void clof_##N##_write_release(clof_##N##_t *l,                \
-                                                clof_##N##_ctx_t *c)           \
-    {                                                                          \
-        clof_rw_writer_exit_(&l->flag);                                        \
-        clof_##W##_release(&l->wlock, &c->w);                                  \
-    }
+    { clof_##N##_init_level(l, pref, CLOF_RW_LEVEL_NUMA); }                    \
+    CLOF_INLINE bool clof_##N##_read_tryacquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { return clof_rw_cohort_read_tryacquire(CLOF_RW_COHORT_ARGS_(OPS, l, c), &c->slot); } \
+    CLOF_RW_GEN_ bool clof_##N##_read_acquire_until(clof_##N##_t *l,           \
+                                                    clof_##N##_ctx_t *c, uint64_t d) \
+    { return clof_rw_cohort_read_acquire_until(CLOF_RW_COHORT_ARGS_(OPS, l, c), &c->slot, d); } \
+    CLOF_INLINE void clof_##N##_read_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { clof_rw_cohort_read_acquire(CLOF_RW_COHORT_ARGS_(OPS, l, c), &c->slot); } \
+    CLOF_INLINE void clof_##N##_read_release(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { clof_rw_ind_depart(&l->ind, c->slot); }                                  \
+    CLOF_INLINE bool clof_##N##_write_tryacquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { return clof_rw_cohort_write_tryacquire(CLOF_RW_COHORT_ARGS_(OPS, l, c)); } \
+    CLOF_RW_GEN_ bool clof_##N##_write_acquire_until(clof_##N##_t *l,          \
+                                                     clof_##N##_ctx_t *c, uint64_t d) \
+    { return clof_rw_cohort_write_acquire_until(CLOF_RW_COHORT_ARGS_(OPS, l, c), d); } \
+    CLOF_INLINE void clof_##N##_write_acquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { clof_rw_cohort_write_acquire(CLOF_RW_COHORT_ARGS_(OPS, l, c)); }         \
+    CLOF_INLINE void clof_##N##_write_release(clof_##N##_t *l, clof_##N##_ctx_t *c) \
+    { clof_rw_cohort_write_release(OPS, &l->wlock, &l->flag, &c->w); }
 
 #endif /* CLOF_RW_COHORT_H */
