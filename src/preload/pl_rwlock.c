@@ -257,13 +257,13 @@ PL_LOCKFN void pl_rw_glock_release(void)
     clof_tas_release(&pl_rw_glock, &c);
 }
 
-static void *pl_rw_map(size_t size)
+/* `want` bytes, or at least `min` of the library's reserve (*got says how
+ * many), else wait for memory (pl_core.c): never NULL */
+static void *pl_rw_map(size_t want, size_t min, size_t *got)
 {
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-        pl_say("clof-preload: out of memory (mmap failed); aborting");
-        abort();
-    }
+    void *p;
+    while ((p = pl_map_min(want, min, got)) == NULL)
+        pl_await_memory();
     return p;
 }
 
@@ -281,10 +281,11 @@ static pl_rwblk_t *pl_rw_blk_get(bool *fresh)
         return b;
     }
     pl_rw_glock_release();
-    size_t n = PL_RW_CHUNK / pl_rw_blksz;
+    size_t n = PL_RW_CHUNK / pl_rw_blksz, got;
     if (n < 1)
         n = 1;
-    char *chunk = pl_rw_map(n * pl_rw_blksz);
+    char *chunk = pl_rw_map(n * pl_rw_blksz, pl_rw_blksz, &got);
+    n = got / pl_rw_blksz;
     pl_rw_glock_acquire();
     for (size_t i = 1; i < n; i++) {
         pl_rwblk_t *b2 = (pl_rwblk_t *)(void *)(chunk + i * pl_rw_blksz);
@@ -327,8 +328,9 @@ static __attribute__((noinline)) pl_rwrec_t *pl_rw_rec_refill(void)
         return r;
     }
     pl_rw_glock_release();
-    size_t n = PL_RW_CHUNK / sizeof(pl_rwrec_t);
-    pl_rwrec_t *chunk = pl_rw_map(n * sizeof(pl_rwrec_t));
+    size_t n = PL_RW_CHUNK / sizeof(pl_rwrec_t), got;
+    pl_rwrec_t *chunk = pl_rw_map(n * sizeof(pl_rwrec_t), 4 * sizeof(pl_rwrec_t), &got);
+    n = got / sizeof(pl_rwrec_t);
     for (size_t i = 1; i < n; i++) {
         chunk[i].next = pl_rwt.free;
         pl_rwt.free = &chunk[i];
