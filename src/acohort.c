@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static __thread clof_aclh_node_t *pool_;
 static __thread int registered_;
@@ -64,10 +65,16 @@ clof_aclh_node_t *clof_aclh_node_get(void)
     }
     if (!registered_)
         register_();
-    n = (clof_aclh_node_t *)aligned_alloc(CLOF_CACHELINE, sizeof *n);
-    if (!n) {
-        fputs("clof: out of memory for an A-C-BO-CLH queue node\n", stderr);
-        abort();
+    /* out of memory: one line on stderr, then wait for memory (1 ms
+     * sleeps) rather than end the process */
+    for (bool said = false;
+         (n = (clof_aclh_node_t *)aligned_alloc(CLOF_CACHELINE, sizeof *n)) == NULL;
+         said = true) {
+        if (!said)
+            fputs("clof: out of memory for an A-C-BO-CLH queue node; waiting for memory\n",
+                  stderr);
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
     }
     n->free_next = NULL;
     return n;

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -242,20 +243,29 @@ const clof_topology_t *clof_topology(void)
         return t;
     g_lock_take();
     t = g_topo;
-    if (!t) {
+    /* out of memory (the topology's arrays are malloc'd): one line on
+     * stderr, and the load is tried again every millisecond -- a lock's
+     * first use waits for memory rather than ending the process */
+    for (bool said = false; !t; said = true) {
         t = calloc(1, sizeof *t);
         clof_topo_error_t err;
         if (t && clof_topology_load(t, NULL, &err) != 0) {
-            fprintf(stderr, "clof: %s; using the machine's own topology\n", err.msg);
+            if (!said)
+                fprintf(stderr, "clof: %s; using the machine's own topology\n", err.msg);
             clof_topo_opts_t o = {NULL, NULL, NULL, CLOF_TOPO_NO_ENV};
             if (clof_topology_load(t, &o, &err) != 0)
                 clof_topology_flat(t, 0);
         }
-        if (!t || t->nlevels == 0) {
-            fprintf(stderr, "clof: out of memory loading the topology\n");
-            abort();
+        if (t && t->nlevels != 0) {
+            publish(t);
+            break;
         }
-        publish(t);
+        free(t);
+        t = NULL;
+        if (!said)
+            fprintf(stderr, "clof: out of memory loading the topology; waiting for memory\n");
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
     }
     g_lock_drop();
     return t;

@@ -419,7 +419,7 @@ CLOF_INLINE bool clof_cmp_top_has_waiters(const clof_cmp_basic_t *b,
 /* a zeroed tree (cache-line aligned: the fast word has its own line) */
 static inline clof_compose_tree_t *clof_compose_tree_new_(void)
 {
-    clof_compose_tree_t *tr = (clof_compose_tree_t *)aligned_alloc(
+    clof_compose_tree_t *tr = (clof_compose_tree_t *)CLOF_TREE_ALLOC(
         CLOF_CACHELINE, sizeof(clof_compose_tree_t));
     if (tr)
         memset(tr, 0, sizeof *tr);
@@ -428,8 +428,8 @@ static inline clof_compose_tree_t *clof_compose_tree_new_(void)
 static inline void clof_cmp_free_tree(clof_compose_tree_t *tr)
 {
     for (uint32_t k = 0; k < CLOF_TOPO_MAX_LEVELS; k++)
-        free(tr->nodes[k]);
-    free(tr);
+        CLOF_TREE_FREE(tr->nodes[k]);
+    CLOF_TREE_FREE(tr);
 }
 /* Fill tree `tr` for composition f over topology t: 0, or -1 when `levels`
  * do not fit t or memory is short (free what was allocated with
@@ -455,7 +455,7 @@ static inline int clof_cmp_build(const clof_cmp_front_t *f,
     for (uint32_t k = n; k-- > 0;) { /* the system level first */
         size_t sz = f->node_size[k] * tr->ncoh[k];
         sz = (sz + CLOF_CACHELINE - 1) / CLOF_CACHELINE * CLOF_CACHELINE;
-        tr->nodes[k] = aligned_alloc(CLOF_CACHELINE, sz);
+        tr->nodes[k] = CLOF_TREE_ALLOC(CLOF_CACHELINE, sz);
         if (!tr->nodes[k])
             return -1;
     }

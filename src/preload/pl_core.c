@@ -96,17 +96,93 @@ void pl_say(const char *fmt, ...)
     }
 }
 
-/* ---- mmap'd memory ------------------------------------------------------------*/
+/* ---- memory: mmap, the reserve, waiting ---------------------------------------
+ * The library never ends the process when memory runs out (an RLIMIT_AS
+ * the program lowered, a full machine): every piece it maps (boxes, lock
+ * blocks, CLH first nodes, tree tables, rwlock blocks and records, trees)
+ * comes from mmap, and when mmap fails, from the reserve -- a region of
+ * the library's own .bss (PL_RESERVE bytes, address space the loader
+ * mapped with the library: it does not depend on the limit the program
+ * set later; only the pages used become resident), carved in pieces as
+ * small as the caller can use.  The first time, one line on stderr says
+ * so.  When the reserve is used up too, the callers that cannot answer
+ * with an error code (a lock acquisition: POSIX has no ENOMEM for it) wait
+ * for memory (pl_await_memory: 1 ms sleeps, trying again, a second line on
+ * stderr once): a program that frees memory goes on, one that never does
+ * waits rather than dies.  Reserve pieces are never unmapped (the pools
+ * keep what they carve for good anyway). */
+#ifndef PL_RESERVE
+#define PL_RESERVE (1024u * 1024u)
+#endif
+static char pl_reserve[PL_RESERVE] __attribute__((aligned(4096)));
+static size_t pl_reserve_used;
+static const size_t pl_reserve_size = PL_RESERVE;
+static uint32_t pl_oom_said, pl_wait_said;
+
+
 static void *pl_map(size_t size)
 {
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return p == MAP_FAILED ? NULL : p;
 }
 
-static void pl_out_of_memory(void)
+/* `size` bytes of the reserve (cache-line aligned, zero), or NULL */
+static void *pl_reserve_take(size_t size)
 {
-    pl_say("clof-preload: out of memory (mmap failed); aborting");
-    abort();
+    size = (size + CLOF_CACHELINE - 1) & ~(size_t)(CLOF_CACHELINE - 1);
+    size_t used = __atomic_load_n(&pl_reserve_used, __ATOMIC_RELAXED);
+    do {
+        if (used + size > pl_reserve_size)
+            return NULL;
+    } while (!__atomic_compare_exchange_n(&pl_reserve_used, &used, used + size, true,
+                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    if (__atomic_exchange_n(&pl_oom_said, 1, __ATOMIC_RELAXED) == 0)
+        pl_say("clof-preload: out of memory (mmap failed); running on the library's "
+               "reserve of %u KiB",
+               (unsigned)(pl_reserve_size / 1024));
+    return pl_reserve + used;
+}
+
+void *pl_map_min(size_t want, size_t min, size_t *got)
+{
+    void *p = pl_map(want);
+    if (p != NULL) {
+        *got = want;
+        return p;
+    }
+    p = pl_reserve_take(min);
+    *got = min;
+    return p;
+}
+
+void pl_await_memory(void)
+{
+    if (__atomic_exchange_n(&pl_wait_said, 1, __ATOMIC_RELAXED) == 0)
+        pl_say("clof-preload: out of memory, the reserve used up; waiting for memory");
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+}
+
+/* Trees of the hierarchical locks (hmcs.h, compose.h: CLOF_TREE_ALLOC):
+ * malloc'd, else from the reserve, else waited for; never NULL.  Nothing
+ * of a reserve piece is ever freed. */
+void *pl_tree_alloc(size_t align, size_t size)
+{
+    for (;;) {
+        void *p = aligned_alloc(align, (size + align - 1) / align * align);
+        if (p != NULL)
+            return p;
+        if (align <= 4096 && (p = pl_reserve_take(size + align)) != NULL)
+            return (void *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+        pl_await_memory();
+    }
+}
+
+void pl_tree_free(void *p)
+{
+    if ((char *)p >= pl_reserve && (char *)p < pl_reserve + sizeof pl_reserve)
+        return;
+    free(p);
 }
 
 /* ---- context boxes ---------------------------------------------------------------
@@ -127,13 +203,15 @@ static pl_box_t *pl_box_new_locked(void)
 {
     pl_box_chunk_t *c = pl_box_chunks;
     if (c == NULL || c->used == c->cap) {
-        char *mem = pl_map(PL_BOX_CHUNK);
+        size_t off = (sizeof *c + _Alignof(pl_box_t) - 1) & ~(_Alignof(pl_box_t) - 1);
+        size_t got;
+        /* from the reserve: room for 4 boxes */
+        char *mem = pl_map_min(PL_BOX_CHUNK, off + 4 * sizeof(pl_box_t), &got);
         if (mem == NULL)
             return NULL;
         c = (pl_box_chunk_t *)(void *)mem;
-        size_t off = (sizeof *c + _Alignof(pl_box_t) - 1) & ~(_Alignof(pl_box_t) - 1);
         c->boxes = (pl_box_t *)(void *)(mem + off);
-        c->cap = (uint32_t)((PL_BOX_CHUNK - off) / sizeof(pl_box_t));
+        c->cap = (uint32_t)((got - off) / sizeof(pl_box_t));
         c->used = 0;
         c->next = pl_box_chunks;
         pl_box_chunks = c;
@@ -149,6 +227,7 @@ pl_box_t *pl_box_refill(void)
         pl_thread_register();
     pl_box_t *got[PL_REFILL];
     unsigned n = 0;
+again:
     pl_glock_acquire();
     while (n < PL_REFILL && pl_box_pool != NULL) {
         got[n++] = pl_box_pool;
@@ -162,8 +241,10 @@ pl_box_t *pl_box_refill(void)
         got[n++] = b;
     }
     pl_glock_release();
-    if (n == 0)
-        pl_out_of_memory();
+    if (n == 0) { /* no memory, no reserve: wait for a box or for memory */
+        pl_await_memory();
+        goto again;
+    }
     for (unsigned i = 1; i < n; i++) {
         got[i]->next_free = pl_tls.free;
         pl_tls.free = got[i];
@@ -218,14 +299,14 @@ typedef struct pl_pool {
 static void *pl_pool_new_locked(pl_pool_t *p)
 {
     if (p->cur == NULL || (size_t)(p->end - p->cur) < p->size) {
-        size_t sz = PL_POOL_CHUNK;
+        size_t sz = PL_POOL_CHUNK, got;
         while (sz < p->size)
             sz *= 2;
-        char *mem = pl_map(sz);
+        char *mem = pl_map_min(sz, p->size, &got); /* the reserve: one piece */
         if (mem == NULL)
             return NULL;
         p->cur = mem;
-        p->end = mem + sz;
+        p->end = mem + got;
     }
     void *b = p->cur;
     p->cur += p->size;
@@ -236,12 +317,14 @@ static void *pl_pool_new_locked(pl_pool_t *p)
 /* A piece: a given-back one if any, else a never-used one (fresh). */
 static void *pl_pool_get(pl_pool_t *p, bool fresh)
 {
-    pl_glock_acquire();
-    void *b = !fresh && p->nfree > 0 ? p->stack[--p->nfree] : pl_pool_new_locked(p);
-    pl_glock_release();
-    if (b == NULL)
-        pl_out_of_memory();
-    return b;
+    for (;;) {
+        pl_glock_acquire();
+        void *b = !fresh && p->nfree > 0 ? p->stack[--p->nfree] : pl_pool_new_locked(p);
+        pl_glock_release();
+        if (b != NULL)
+            return b;
+        pl_await_memory();
+    }
 }
 
 static void pl_pool_put(pl_pool_t *p, void *piece)
@@ -329,18 +412,24 @@ uint32_t pl_tree_index(void *tree, uint32_t *ix)
         return *ix;
     pl_glock_acquire();
     uint32_t i = pl_tree_top, c = i >> PL_TREE_CHUNK_SHIFT;
-    if (c >= PL_TREE_CHUNKS) {
-        pl_glock_release();
-        abort(); /* 2^28 trees alive at once */
-    }
-    if (pl_tree_chunks[c] == NULL) {
-        void **mem = pl_map(sizeof(void *) << PL_TREE_CHUNK_SHIFT);
-        if (mem == NULL) {
-            pl_glock_release();
-            abort(); /* out of memory at a mutex's first contention, as a
-                        tree's own allocation (hmcs.h, compose.h) */
+    while (c >= PL_TREE_CHUNKS || pl_tree_chunks[c] == NULL) {
+        /* 2^28 trees (at least 16 GiB of them) alive at once: memory ran out
+         * long before; a table chunk: from mmap or the reserve, else wait */
+        size_t got, sz = sizeof(void *) << PL_TREE_CHUNK_SHIFT;
+        void **mem = c >= PL_TREE_CHUNKS ? NULL : pl_map_min(sz, sz, &got);
+        if (mem != NULL) {
+            __atomic_store_n(&pl_tree_chunks[c], mem, __ATOMIC_RELEASE);
+            break;
         }
-        __atomic_store_n(&pl_tree_chunks[c], mem, __ATOMIC_RELEASE);
+        pl_glock_release();
+        pl_await_memory();
+        pl_glock_acquire();
+        if (*ix != 0) { /* (nobody else indexes this tree: it is not installed yet) */
+            pl_glock_release();
+            return *ix;
+        }
+        i = pl_tree_top;
+        c = i >> PL_TREE_CHUNK_SHIFT;
     }
     __atomic_store_n(&pl_tree_chunks[c][i & ((1u << PL_TREE_CHUNK_SHIFT) - 1u)], tree,
                      __ATOMIC_RELEASE);
@@ -364,7 +453,8 @@ static uint32_t pl_cr_index_locked(void)
     if (c >= PL_CR_CHUNKS)
         return 0;
     if (pl_cr_chunks[c] == NULL) {
-        void *mem = pl_map(sizeof(pl_cr_block_t) << PL_CR_CHUNK_SHIFT);
+        size_t got, sz = sizeof(pl_cr_block_t) << PL_CR_CHUNK_SHIFT;
+        void *mem = pl_map_min(sz, sz, &got);
         if (mem == NULL)
             return 0;
         __atomic_store_n(&pl_cr_chunks[c], (pl_cr_block_t *)mem, __ATOMIC_RELEASE);
@@ -373,7 +463,16 @@ static uint32_t pl_cr_index_locked(void)
     return i;
 }
 
+static pl_cr_block_t *pl_cr_block_install_(pl_mutex_t *m);
 pl_cr_block_t *pl_cr_block_install(pl_mutex_t *m)
+{
+    pl_cr_block_t *b;
+    while ((b = pl_cr_block_install_(m)) == NULL)
+        pl_await_memory(); /* no chunk of state blocks: wait for memory */
+    return b;
+}
+
+static pl_cr_block_t *pl_cr_block_install_(pl_mutex_t *m)
 {
     pl_glock_acquire();
     uint32_t v = clof_atomic32_read_acq(&m->last), i = v >> 1;
@@ -386,7 +485,7 @@ pl_cr_block_t *pl_cr_block_install(pl_mutex_t *m)
     uint32_t n = pl_cr_index_locked();
     if (n == 0) {
         pl_glock_release();
-        pl_out_of_memory();
+        return NULL;
     }
     pl_cr_block_t *b = pl_cr_at(n);
     clof_cr_state_init(&b->cr);

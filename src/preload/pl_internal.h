@@ -122,6 +122,10 @@ static inline void *pl_tree_reuse(const void *kind)
  * freed, so the table only grows with the most trees ever alive at once.
  * Every translation unit of the library includes this file before any
  * clof header, so all of them see the same layout. */
+PL_HIDDEN void *pl_tree_alloc(size_t align, size_t size);
+PL_HIDDEN void pl_tree_free(void *p);
+#define CLOF_TREE_ALLOC(align, size) pl_tree_alloc((align), (size))
+#define CLOF_TREE_FREE(p) pl_tree_free(p)
 #define PL_TREE_CHUNK_SHIFT 12u /* tree pointers per chunk: 2^12 (32 KiB) */
 #define PL_TREE_CHUNKS (1u << 16) /* chunks: 2^28 trees */
 extern void **pl_tree_chunks[PL_TREE_CHUNKS] PL_HIDDEN;
@@ -294,8 +298,10 @@ typedef struct {
     clof_cr_t cr;
     uint32_t last; /* CLOF_STATS: tid of the previous holder */
 } __attribute__((aligned(CLOF_CACHELINE))) pl_cr_block_t;
-#define PL_CR_CHUNK_SHIFT 15u /* blocks per chunk: 2^15 (2 MiB) */
-#define PL_CR_CHUNKS (1u << 16) /* chunks: 2^31 indices in all */
+/* blocks per chunk: 2^12 (256 KiB: the library's reserve can hold one
+ * when mmap fails, pl_core.c) */
+#define PL_CR_CHUNK_SHIFT 12u
+#define PL_CR_CHUNKS (1u << 16) /* chunks: 2^28 indices in all */
 extern pl_cr_block_t *pl_cr_chunks[PL_CR_CHUNKS] PL_HIDDEN;
 /* the block of index i (1 .. pl_cr_block_install's highest) */
 static inline pl_cr_block_t *pl_cr_at(uint32_t i)
@@ -608,6 +614,13 @@ static inline void pl_box_put(pl_box_t *b)
     if (CLOF_UNLIKELY(++pl_tls.nfree > PL_FREE_MAX))
         pl_box_trim();
 }
+
+/* Memory (pl_core.c): mmap, else `min` bytes of the library's reserve
+ * (*got: how many bytes came), else NULL; pl_await_memory: one wait for
+ * memory (1 ms; a line on stderr the first time).  Trees (hmcs.h and
+ * compose.h through CLOF_TREE_ALLOC/CLOF_TREE_FREE): never NULL. */
+PL_HIDDEN void *pl_map_min(size_t want, size_t min, size_t *got);
+PL_HIDDEN void pl_await_memory(void);
 
 /* Lock blocks (locks that do not fit in place): one per mutex, from our
  * own mmap'd pool, installed at first use. */

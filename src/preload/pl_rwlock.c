@@ -87,6 +87,7 @@ static inline __attribute__((always_inline)) uint32_t pl_rw_slot_of(uint32_t lev
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -202,6 +203,10 @@ CLOF_RW_LOCKS(PL_RW_OPS_)
 /* ---- blocks and records -------------------------------------------------------- */
 typedef struct pl_rwblk {
     clof_atomic32_t wowner;    /* write holder's tid, 0 when none */
+    /* real-time writers blocked on this rwlock (pl_rw_rt_enter): their
+     * number (low 16 bits) and the highest of their priorities since the
+     * number was last 0 (high 16 bits); arriving readers wait on it */
+    clof_atomic32_t rtw;
     pl_rwrec_t *wrec;          /* write holder's record */
     struct pl_rwblk *next_free;
     /* the lock, on the next cache line: as large as the selected lock
@@ -253,13 +258,13 @@ PL_LOCKFN void pl_rw_glock_release(void)
     clof_tas_release(&pl_rw_glock, &c);
 }
 
-static void *pl_rw_map(size_t size)
+/* `want` bytes, or at least `min` of the library's reserve (*got says how
+ * many), else wait for memory (pl_core.c): never NULL */
+static void *pl_rw_map(size_t want, size_t min, size_t *got)
 {
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-        pl_say("clof-preload: out of memory (mmap failed); aborting");
-        abort();
-    }
+    void *p;
+    while ((p = pl_map_min(want, min, got)) == NULL)
+        pl_await_memory();
     return p;
 }
 
@@ -277,10 +282,11 @@ static pl_rwblk_t *pl_rw_blk_get(bool *fresh)
         return b;
     }
     pl_rw_glock_release();
-    size_t n = PL_RW_CHUNK / pl_rw_blksz;
+    size_t n = PL_RW_CHUNK / pl_rw_blksz, got;
     if (n < 1)
         n = 1;
-    char *chunk = pl_rw_map(n * pl_rw_blksz);
+    char *chunk = pl_rw_map(n * pl_rw_blksz, pl_rw_blksz, &got);
+    n = got / pl_rw_blksz;
     pl_rw_glock_acquire();
     for (size_t i = 1; i < n; i++) {
         pl_rwblk_t *b2 = (pl_rwblk_t *)(void *)(chunk + i * pl_rw_blksz);
@@ -323,8 +329,9 @@ static __attribute__((noinline)) pl_rwrec_t *pl_rw_rec_refill(void)
         return r;
     }
     pl_rw_glock_release();
-    size_t n = PL_RW_CHUNK / sizeof(pl_rwrec_t);
-    pl_rwrec_t *chunk = pl_rw_map(n * sizeof(pl_rwrec_t));
+    size_t n = PL_RW_CHUNK / sizeof(pl_rwrec_t), got;
+    pl_rwrec_t *chunk = pl_rw_map(n * sizeof(pl_rwrec_t), 4 * sizeof(pl_rwrec_t), &got);
+    n = got / sizeof(pl_rwrec_t);
     for (size_t i = 1; i < n; i++) {
         chunk[i].next = pl_rwt.free;
         pl_rwt.free = &chunk[i];
@@ -546,6 +553,101 @@ static inline pl_rwblk_t *pl_rw_blk(pthread_rwlock_t *rw)
     return pl_rw_install(rw);
 }
 
+/* ---- real-time priorities ------------------------------------------------------------
+ * POSIX (pthread_rwlock_rdlock, with the Thread Execution Scheduling
+ * option): when the threads run under SCHED_FIFO or SCHED_RR, a reader that
+ * does not already hold a read lock of the rwlock does not acquire it while
+ * a writer of higher or equal priority is blocked on it.  The RW locks'
+ * reader preference lets arriving readers in while a writer waits for the
+ * readers inside, and BRAVO's revoking writer waits for its fast readers
+ * with the underlying lock released, so that any reader may enter then.
+ * Hence, in this layer, for every RW lock: a writer that has to block and
+ * runs under SCHED_FIFO or SCHED_RR registers on the rwlock's block for the
+ * time it waits (rtw: how many, and their highest priority), and in the
+ * process-wide count pl_rw_rt_blocked.  A reader looks at the block only
+ * when that count is not 0 (one load of a line that only real-time writers
+ * write, when they block), and then waits while a registered writer's
+ * priority is >= its own (a thread under another policy counts as lower
+ * than every real-time one), unless it holds a read lock of the rwlock (a
+ * recursive read) or the write lock (EDEADLK follows).  The highest
+ * priority is kept until no real-time writer is left: a reader may wait
+ * for a writer of higher priority that has already gone while one of lower
+ * priority still waits (it waits longer than POSIX requires, never less). */
+static uint32_t pl_rw_rt_blocked;
+#define PL_RW_RT_COUNT 0xffffu
+
+/* the calling thread's real-time priority, 0 when it is not real-time */
+static uint32_t pl_rw_rt_prio(void)
+{
+    int pol = sched_getscheduler(0);
+    struct sched_param sp;
+    if ((pol != SCHED_FIFO && pol != SCHED_RR) || sched_getparam(0, &sp) != 0)
+        return 0;
+    return sp.sched_priority > 0 ? (uint32_t)sp.sched_priority : 0;
+}
+
+/* A writer about to block: true when it registered (it runs real-time). */
+static __attribute__((noinline)) bool pl_rw_rt_enter(pl_rwblk_t *b)
+{
+    uint32_t p = pl_rw_rt_prio();
+    if (p == 0)
+        return false;
+    __atomic_fetch_add(&pl_rw_rt_blocked, 1, __ATOMIC_SEQ_CST);
+    uint32_t w = clof_atomic32_read_rlx(&b->rtw), seen;
+    for (;;) {
+        uint32_t hi = w >> 16 > p ? w >> 16 : p;
+        seen = clof_atomic32_cmpxchg(&b->rtw, w, hi << 16 | ((w & PL_RW_RT_COUNT) + 1u));
+        if (seen == w)
+            return true;
+        w = seen;
+    }
+}
+
+/* The registered writer has acquired or given up: readers re-check. */
+static __attribute__((noinline)) void pl_rw_rt_leave(pl_rwblk_t *b)
+{
+    uint32_t w = clof_atomic32_read_rlx(&b->rtw), seen;
+    for (;;) {
+        uint32_t n = (w & PL_RW_RT_COUNT) - 1u;
+        seen = clof_atomic32_cmpxchg(&b->rtw, w, n == 0 ? 0 : (w & ~PL_RW_RT_COUNT) | n);
+        if (seen == w)
+            break;
+        w = seen;
+    }
+    __atomic_fetch_sub(&pl_rw_rt_blocked, 1, __ATOMIC_SEQ_CST);
+    pl_futex_wake(&b->rtw._v, INT32_MAX, false);
+}
+
+/* A reader, while real-time writers are blocked somewhere: 0 when it may
+ * try the lock, else EBUSY (mode 1) or ETIMEDOUT (mode 2). */
+static __attribute__((noinline, cold)) int pl_rw_rt_wait(pl_rwblk_t *b, int mode,
+                                                        uint64_t deadline)
+{
+    uint32_t w = clof_atomic32_read(&b->rtw);
+    if ((w & PL_RW_RT_COUNT) == 0 || clof_atomic32_read_rlx(&b->wowner) == (uint32_t)pl_tid())
+        return 0;
+    for (pl_rwrec_t *r = pl_rwt.held; r != NULL; r = r->next)
+        if (r->blk == b)
+            return 0;
+    uint32_t mine = pl_rw_rt_prio();
+    for (;;) {
+        w = clof_atomic32_read(&b->rtw);
+        if ((w & PL_RW_RT_COUNT) == 0 || w >> 16 < mine)
+            return 0;
+        if (mode == 1)
+            return EBUSY;
+        struct timespec ts, *tsp = NULL;
+        if (mode == 2) {
+            if (clof_now_ns() >= deadline)
+                return ETIMEDOUT;
+            ts.tv_sec = (time_t)(deadline / 1000000000u);
+            ts.tv_nsec = (long)(deadline % 1000000000u);
+            tsp = &ts;
+        }
+        (void)pl_futex_wait(&b->rtw._v, w, CLOCK_MONOTONIC, tsp, false);
+    }
+}
+
 /* ---- the operations ------------------------------------------------------------------ */
 
 /* abs on clock clk (glibc's two) -> a deadline on clof_now_ns's clock
@@ -571,6 +673,13 @@ PL_RW_INLINE int pl_rw_rd_(const pl_rwdef_t *d, pthread_rwlock_t *rw, int mode,
                            uint64_t deadline)
 {
     pl_rwblk_t *b = pl_rw_blk(rw);
+    if (CLOF_UNLIKELY(__atomic_load_n(&pl_rw_rt_blocked, __ATOMIC_RELAXED) != 0)) {
+        int e = pl_rw_rt_wait(b, mode, deadline);
+        if (e != 0) {
+            PL_RW_COUNT(*(mode == 1 ? &pl_rw_n_busy : &pl_rw_n_timeouts));
+            return e;
+        }
+    }
     pl_rwrec_t *r = pl_rw_rec_get();
     /* A try first, and only when it fails the test for EDEADLK: a thread
      * that holds the write lock never gets a read try (the writer's flag or
@@ -609,13 +718,20 @@ PL_RW_INLINE int pl_rw_wr_(const pl_rwdef_t *d, pthread_rwlock_t *rw, int mode,
     if (CLOF_UNLIKELY(clof_atomic32_read_rlx(&b->wowner) == (uint32_t)me))
         return mode == 1 ? EBUSY : EDEADLK;
     pl_rwrec_t *r = pl_rw_rec_get();
-    bool ok = true;
-    if (mode == 0)
-        d->wa(&b->lk, &r->ctx);
-    else if (mode == 1)
-        ok = d->wt(&b->lk, &r->ctx);
-    else
-        ok = d->wu(&b->lk, &r->ctx, deadline);
+    /* a try first: a writer that has to block registers if it runs
+     * real-time (pl_rw_rt_enter) */
+    bool ok = d->wt(&b->lk, &r->ctx);
+    if (!ok && mode != 1) {
+        bool rt = pl_rw_rt_enter(b);
+        if (mode == 0) {
+            d->wa(&b->lk, &r->ctx);
+            ok = true;
+        } else {
+            ok = d->wu(&b->lk, &r->ctx, deadline);
+        }
+        if (rt)
+            pl_rw_rt_leave(b);
+    }
     if (CLOF_UNLIKELY(!ok)) {
         pl_rw_rec_put(r);
         PL_RW_COUNT(*(mode == 1 ? &pl_rw_n_busy : &pl_rw_n_timeouts));

@@ -62,6 +62,7 @@ static const struct {
     {"cond_pshared", t_cond_pshared, 0},
     {"fork", t_fork, 0},
     {"sched_fifo", t_sched_fifo, 0},
+    {"oom", t_oom, 0},
     {"stats", t_stats, 0},
     {"config", t_config, 0},
     {"symbols", t_symbols, 0},

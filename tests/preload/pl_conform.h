@@ -179,7 +179,10 @@ static inline void expect_lock(const char *want)
         canon[o] = 0;
         want = canon;
     }
-    if (strcmp(i.lock, want) != 0)
+    /* (the fault sweep, tests/preload/fault_sweep.sh: a start-up whose
+     * allocations failed runs on glibc's mutexes, as documented) */
+    const char *g = getenv("PL_ALLOW_GLIBC");
+    if (strcmp(i.lock, want) != 0 && !(g && !strcmp(g, "1") && !strcmp(i.lock, "glibc")))
         FAIL("the library runs '%s', expected '%s'", i.lock, want);
 }
 
@@ -203,6 +206,7 @@ void cv_start(cv_t *v, pthread_t *t, int n);
 
 /* the tests (one file per area) */
 void t_mutex_static(void);
+void t_oom(void);
 void t_static_many(void);
 void t_mutex_init(void);
 void t_mutex_moved(void);

@@ -28,6 +28,9 @@
  *   lifetimes  10^4 init/use/destroy cycles (blocks reused), 100 threads
  *   oldabi     the __pthread_rwlock_* of glibc < 2.34 (dlvsym, base
  *              version) reach the library
+ *   rt         SCHED_FIFO threads: no reader enters while a writer of higher
+ *              or equal priority is blocked, one of higher priority does
+ *              (skipped, 77, where SCHED_FIFO is not allowed)
  * Exit 0 pass, 1 fail; a watchdog turns a hang into a failure.
  */
 #define _GNU_SOURCE 1
@@ -428,6 +431,118 @@ static void test_oldabi(void)
     CLOF_TEST_CHECK(un(&l) == 0, "unlock");
 }
 
+/* ---- rt: POSIX's rule for real-time threads ---------------------------------
+ * Under SCHED_FIFO, a reader that holds no read lock of the rwlock does not
+ * acquire it while a writer of higher or equal priority is blocked on it
+ * (pthread_rwlock_rdlock; Open POSIX pthread_rwlock_rdlock/2-1 and 2-2),
+ * with BRAVO's biased readers too; a reader of higher priority does, and a
+ * recursive read does (no deadlock).  The writer gets the lock first when
+ * the read hold ends, the blocked reader after it. */
+static pthread_rwlock_t rt_l;
+static int rt_w_state, rt_r_state; /* 1 started, 2 acquired, 3 released */
+static int rt_r_try, rt_r_timed;
+static void rt_sleep_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&t, &t) != 0)
+        ;
+}
+static void *rt_writer(void *arg)
+{
+    (void)arg;
+    __atomic_store_n(&rt_w_state, 1, __ATOMIC_SEQ_CST);
+    CLOF_TEST_CHECK(pthread_rwlock_wrlock(&rt_l) == 0, "wrlock");
+    __atomic_store_n(&rt_w_state, 2, __ATOMIC_SEQ_CST);
+    rt_sleep_ms(200);
+    CLOF_TEST_CHECK(__atomic_load_n(&rt_r_state, __ATOMIC_SEQ_CST) != 2,
+                    "a reader got in beside the writer");
+    __atomic_store_n(&rt_w_state, 3, __ATOMIC_SEQ_CST);
+    CLOF_TEST_CHECK(pthread_rwlock_unlock(&rt_l) == 0, "unlock");
+    return NULL;
+}
+static void *rt_reader(void *arg)
+{
+    bool blocks = arg != NULL;
+    rt_r_try = pthread_rwlock_tryrdlock(&rt_l);
+    if (rt_r_try == 0)
+        CLOF_TEST_CHECK(pthread_rwlock_unlock(&rt_l) == 0, "unlock");
+    if (blocks) {
+        struct timespec t = after_ms(CLOCK_REALTIME, 100);
+        rt_r_timed = pthread_rwlock_timedrdlock(&rt_l, &t);
+        if (rt_r_timed == 0)
+            CLOF_TEST_CHECK(pthread_rwlock_unlock(&rt_l) == 0, "unlock");
+    }
+    __atomic_store_n(&rt_r_state, 1, __ATOMIC_SEQ_CST);
+    CLOF_TEST_CHECK(pthread_rwlock_rdlock(&rt_l) == 0, "rdlock");
+    __atomic_store_n(&rt_r_state, 2, __ATOMIC_SEQ_CST);
+    CLOF_TEST_CHECK(pthread_rwlock_unlock(&rt_l) == 0, "unlock");
+    __atomic_store_n(&rt_r_state, 3, __ATOMIC_SEQ_CST);
+    return NULL;
+}
+static pthread_t rt_start(void *(*fn)(void *), void *arg, int prio)
+{
+    pthread_attr_t a;
+    struct sched_param sp = {.sched_priority = prio};
+    pthread_attr_init(&a);
+    pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+    pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+    pthread_attr_setschedparam(&a, &sp);
+    pthread_t t;
+    int r = pthread_create(&t, &a, fn, arg);
+    CLOF_TEST_CHECK(r == 0, "pthread_create (SCHED_FIFO %d): %s", prio, strerror(r));
+    pthread_attr_destroy(&a);
+    return t;
+}
+static void test_rt(void)
+{
+    int lo = sched_get_priority_min(SCHED_FIFO);
+    struct sched_param sp = {.sched_priority = lo + 3};
+    if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0) {
+        printf("SKIP rt: this process may not use SCHED_FIFO (%s)\n", strerror(errno));
+        exit(77);
+    }
+    /* reader priority below, equal to, above the writer's (lo + 2) */
+    for (int k = 0; k < 3; k++) {
+        int rprio = lo + 1 + k;
+        bool blocks = rprio <= lo + 2;
+        CLOF_TEST_CHECK(pthread_rwlock_init(&rt_l, NULL) == 0, "init");
+        rt_w_state = rt_r_state = 0;
+        rt_r_try = rt_r_timed = -1;
+        CLOF_TEST_CHECK(pthread_rwlock_rdlock(&rt_l) == 0, "rdlock");
+        pthread_t w = rt_start(rt_writer, NULL, lo + 2);
+        rt_sleep_ms(200); /* the writer blocks */
+        CLOF_TEST_CHECK(__atomic_load_n(&rt_w_state, __ATOMIC_SEQ_CST) == 1,
+                        "the writer got in beside a reader");
+        /* a recursive read while the writer waits: no deadlock */
+        CLOF_TEST_CHECK(pthread_rwlock_rdlock(&rt_l) == 0, "recursive rdlock");
+        CLOF_TEST_CHECK(pthread_rwlock_unlock(&rt_l) == 0, "unlock");
+        pthread_t r = rt_start(rt_reader, blocks ? (void *)1 : NULL, rprio);
+        rt_sleep_ms(400);
+        int rs = __atomic_load_n(&rt_r_state, __ATOMIC_SEQ_CST);
+        /* (glibc's tryrdlock and timedrdlock do not apply the rule) */
+        if (blocks && !glibc_mode) {
+            CLOF_TEST_CHECK(rt_r_try == EBUSY, "tryrdlock beside a blocked writer of %s priority: %d",
+                            k == 0 ? "higher" : "equal", rt_r_try);
+            CLOF_TEST_CHECK(rt_r_timed == ETIMEDOUT, "timedrdlock beside a blocked writer: %d",
+                            rt_r_timed);
+        }
+        if (blocks) {
+            CLOF_TEST_CHECK(rs == 1, "a reader of priority %d acquired while a writer of "
+                            "priority %d was blocked (state %d)", rprio, lo + 2, rs);
+        } else {
+            CLOF_TEST_CHECK(rt_r_try == 0 && rs == 3, "a reader of higher priority did not "
+                            "acquire beside a blocked writer (try %d, state %d)", rt_r_try, rs);
+        }
+        CLOF_TEST_CHECK(pthread_rwlock_unlock(&rt_l) == 0, "unlock");
+        pthread_join(w, NULL);
+        pthread_join(r, NULL);
+        CLOF_TEST_CHECK(rt_r_state == 3, "the reader did not finish");
+        CLOF_TEST_CHECK(pthread_rwlock_destroy(&rt_l) == 0, "destroy");
+    }
+    sp.sched_priority = 0;
+    sched_setscheduler(0, SCHED_OTHER, &sp);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -455,6 +570,8 @@ int main(int argc, char **argv)
         test_lifetimes();
     else if (!strcmp(t, "oldabi"))
         test_oldabi();
+    else if (!strcmp(t, "rt"))
+        test_rt();
     else {
         fprintf(stderr, "pl_conform_rwlock: unknown test '%s'\n", t);
         return 2;

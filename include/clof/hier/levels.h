@@ -13,6 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where the trees of the hierarchical locks come from (hmcs.h, compose.h):
+ * an includer may define both before including a clof header (the preload
+ * library takes them from its reserve when malloc fails, and waits rather
+ * than returning NULL). */
+#ifndef CLOF_TREE_ALLOC
+#define CLOF_TREE_ALLOC(align, size) aligned_alloc((align), (size))
+#define CLOF_TREE_FREE(p) free(p)
+#endif
+
 /* The keep-local threshold of every level (topology files may set their own). */
 #ifndef CLOF_COMPOSE_THRESHOLD
 #define CLOF_COMPOSE_THRESHOLD CLOF_TOPO_DEFAULT_THRESHOLD

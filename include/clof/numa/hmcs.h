@@ -240,8 +240,8 @@ typedef struct {
 static inline void clof_hmcs_free_tree_(clof_hmcs_tree_t *tr)
 {
     for (uint32_t k = 0; k < CLOF_TOPO_MAX_LEVELS; k++)
-        free(tr->nodes[k]);
-    free(tr);
+        CLOF_TREE_FREE(tr->nodes[k]);
+    CLOF_TREE_FREE(tr);
 }
 
 /* A tree of `depth` levels over t (levels: explicit indices as in
@@ -251,7 +251,7 @@ static inline clof_hmcs_tree_t *clof_hmcs_build_(const clof_topology_t *t,
                                                  const uint32_t *levels)
 {
     clof_hmcs_tree_t *tr =
-        (clof_hmcs_tree_t *)aligned_alloc(CLOF_CACHELINE, sizeof *tr);
+        (clof_hmcs_tree_t *)CLOF_TREE_ALLOC(CLOF_CACHELINE, sizeof *tr);
     if (!tr)
         return NULL;
     memset(tr, 0, sizeof *tr);
@@ -264,7 +264,7 @@ static inline clof_hmcs_tree_t *clof_hmcs_build_(const clof_topology_t *t,
     }
     for (uint32_t k = depth; k-- > 0;) {
         uint32_t n = k == depth - 1 ? 1 : clof_topo_ncohorts(t, tr->lvl[k]);
-        tr->nodes[k] = (clof_hmcs_hnode_t *)aligned_alloc(
+        tr->nodes[k] = (clof_hmcs_hnode_t *)CLOF_TREE_ALLOC(
             CLOF_CACHELINE, sizeof(clof_hmcs_hnode_t) * n);
         if (!tr->nodes[k]) {
             clof_hmcs_free_tree_(tr);
