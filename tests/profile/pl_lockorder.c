@@ -26,12 +26,16 @@
  *   deadlock  dl_one: lock_a, then lock_b; dl_two: lock_b, then lock_a, a
  *             barrier between their first and second locks: a real
  *             deadlock (the program never ends; the test kills it)
+ *   longhold  main holds lock_c for 200 ms (taken in main) while wait_c
+ *             waits for it: one long hold, one wait begun meanwhile
  * Prints "done CASE" at the end.
  */
 #define _GNU_SOURCE 1
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static pthread_mutex_t lock_a = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t lock_b = PTHREAD_MUTEX_INITIALIZER;
@@ -210,6 +214,18 @@ static NOINLINE void *dl_two(void *arg)
     return NULL;
 }
 
+static int started;
+
+static NOINLINE void *wait_c(void *arg)
+{
+    (void)arg;
+    __atomic_store_n(&started, 1, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&lock_c);
+    work++;
+    pthread_mutex_unlock(&lock_c);
+    return NULL;
+}
+
 static void run(void *(*fn)(void *))
 {
     pthread_t t;
@@ -257,9 +273,19 @@ int main(int argc, char **argv)
         pthread_create(&t2, NULL, dl_two, NULL);
         pthread_join(t1, NULL);
         pthread_join(t2, NULL);
+    } else if (strcmp(c, "longhold") == 0) {
+        pthread_t t;
+        pthread_mutex_lock(&lock_c);
+        pthread_create(&t, NULL, wait_c, NULL);
+        while (!__atomic_load_n(&started, __ATOMIC_ACQUIRE))
+            sched_yield();
+        struct timespec d = {0, 200000000L};
+        nanosleep(&d, NULL);
+        pthread_mutex_unlock(&lock_c);
+        pthread_join(t, NULL);
     } else {
         fprintf(stderr, "pl_lockorder: unknown case '%s' (abba, cycle3, trylock, rwread, "
-                        "rwmixed, recursive, reuse, deadlock)\n", c);
+                        "rwmixed, recursive, reuse, deadlock, longhold)\n", c);
         return 2;
     }
     printf("done %s %d\n", c, work);
