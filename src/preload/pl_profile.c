@@ -906,12 +906,14 @@ static void pl_track_edge(const pl_track_held_t *from, uint32_t slot, uint32_t g
     __atomic_fetch_add(&pl_track_edges_dropped, 1, __ATOMIC_RELAXED);
 }
 
-/* a lock taken (rec: its record; block: by a call that can block) */
-static void pl_track_took(pl_prof_rec_t *rec, const void *lock, unsigned kind, unsigned mode,
-                          const void *pc, bool block)
+/* a lock taken, with others held or none (rec: its record; block: by a
+ * call that can block) */
+static __attribute__((noinline)) void pl_track_took_slow(pl_track_thr_t *t, pl_prof_rec_t *rec,
+                                                         const void *lock, unsigned kind,
+                                                         unsigned mode, const void *pc,
+                                                         bool block)
 {
-    pl_track_thr_t *t = pl_track_self();
-    if (t == NULL)
+    if (t == NULL && (t = pl_track_claim()) == NULL)
         return;
     uint32_t n = t->n;
     for (uint32_t i = n; i-- > 0;)
@@ -943,6 +945,30 @@ static void pl_track_took(pl_prof_rec_t *rec, const void *lock, unsigned kind, u
         h->waits0 = __atomic_load_n(&rec->waits_begun, __ATOMIC_RELAXED);
     }
     __atomic_store_n(&t->n, n + 1, __ATOMIC_RELEASE);
+}
+
+/* the common case inline: the thread holds nothing else (no edge, no
+ * re-acquisition to look for) and long holds are not watched */
+static inline __attribute__((always_inline)) void pl_track_took(pl_prof_rec_t *rec,
+                                                                const void *lock, unsigned kind,
+                                                                unsigned mode, const void *pc,
+                                                                bool block)
+{
+    pl_track_thr_t *t = pl_track_me;
+    if (CLOF_UNLIKELY(t == NULL || t->n != 0 || pl_track_long_ns != 0 ||
+                      rec == &pl_prof_scratch)) {
+        pl_track_took_slow(t, rec, lock, kind, mode, pc, block);
+        return;
+    }
+    pl_track_held_t *h = &t->held[0];
+    h->lock = (uintptr_t)lock;
+    h->slot = (uint32_t)(rec - pl_prof_tab) + 1;
+    h->gen = __atomic_load_n(&rec->gen, __ATOMIC_RELAXED);
+    h->kind = (uint8_t)kind;
+    h->mode = (uint8_t)mode;
+    h->depth = 0;
+    h->pc = (uint64_t)(uintptr_t)pc;
+    __atomic_store_n(&t->n, 1, __ATOMIC_RELEASE);
 }
 
 static void pl_track_long(const pl_track_held_t *h, uint64_t d)
@@ -978,12 +1004,10 @@ static void pl_track_long(const pl_track_held_t *h, uint64_t d)
     __atomic_fetch_add(&pl_track_longs_dropped, 1, __ATOMIC_RELAXED);
 }
 
-/* a lock about to be released by this thread */
-static void pl_track_release(const void *lock, unsigned kind)
+/* a lock about to be released by this thread: any case */
+static __attribute__((noinline)) void pl_track_release_slow(pl_track_thr_t *t, const void *lock,
+                                                            unsigned kind)
 {
-    pl_track_thr_t *t = pl_track_me;
-    if (t == NULL)
-        return;
     uint32_t n = t->n;
     for (uint32_t i = n; i-- > 0;) {
         pl_track_held_t *h = &t->held[i];
@@ -1007,6 +1031,26 @@ static void pl_track_release(const void *lock, unsigned kind)
     }
     if (t->overflow != 0)
         t->overflow--; /* an untracked one, most likely */
+}
+
+/* the common case inline: the last lock taken, not taken again, no long
+ * holds watched */
+static inline __attribute__((always_inline)) void pl_track_release(const void *lock,
+                                                                   unsigned kind)
+{
+    pl_track_thr_t *t = pl_track_me;
+    if (t == NULL)
+        return;
+    uint32_t n = t->n;
+    if (CLOF_LIKELY(n != 0)) {
+        const pl_track_held_t *h = &t->held[n - 1];
+        if (CLOF_LIKELY(h->lock == (uintptr_t)lock && h->kind == kind && h->depth == 0 &&
+                        pl_track_long_ns == 0)) {
+            __atomic_store_n(&t->n, n - 1, __ATOMIC_RELEASE);
+            return;
+        }
+    }
+    pl_track_release_slow(t, lock, kind);
 }
 
 /* about to block on lock (hang: the thread waits for it; long holds: a

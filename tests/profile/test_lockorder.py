@@ -95,6 +95,9 @@ def main():
         ok = len(got) == len(want) and all(
             any(g in rotations(w) for w in want) for g in got)
         check(ok, "%s: inversions %s (expected %s)" % (case, got, want))
+        if case == "recursive":
+            # rec taken again by its holder: no edge rec -> rec
+            check(lo["edges"] == 2, "recursive: 2 order edges (no rec -> rec): %d" % lo["edges"])
         text = r.stderr
         check(("lock-order inversions (potential deadlocks): %d" % len(want)) in text,
               "%s: the text report says %d inversion(s)" % (case, len(want)))
