@@ -207,7 +207,7 @@ def build(sec, namer, kinds, first_pcs, head):
         rep["lock_order"] = {"edges": len(edges), "locks": len(nodes), "cycles": cycles,
                              "edges_dropped": int(head.get("edges_dropped", 0)),
                              "threads_untracked": int(head.get("threads_untracked", 0)),
-                             "edge_cap": 65536}
+                             "edge_cap": 262144}
     if int(head.get("long_ns", 0) or 0):
         rows = []
         for l in sorted(sec.get("long", []), key=lambda l: -l["total_ns"]):

@@ -758,7 +758,7 @@ static uint64_t pl_track_long_ns; /* 0: long holds not watched */
 
 #define PL_TRACK_HELD 32
 #define PL_TRACK_THREADS 4096
-#define PL_TRACK_EDGE_BITS 16
+#define PL_TRACK_EDGE_BITS 18
 #define PL_TRACK_LONG 1024
 enum { PL_TM_WRITE = 0, PL_TM_READ = 1 };
 
