@@ -26,6 +26,10 @@
  *   deadlock  dl_one: lock_a, then lock_b; dl_two: lock_b, then lock_a, a
  *             barrier between their first and second locks: a real
  *             deadlock (the program never ends; the test kills it)
+ *   condhang  cw_wait waits on a condition variable with lock_a (released
+ *             while it waits); cw_take takes lock_a, then lock_b, which
+ *             main holds for ever: a hang (killed by the test) whose
+ *             wait-for graph shows lock_a held by cw_take only
  *   longhold  main holds lock_c for 200 ms (taken in main) while wait_c
  *             waits for it: one long hold, one wait begun meanwhile
  * Prints "done CASE" at the end.
@@ -215,6 +219,25 @@ static NOINLINE void *dl_two(void *arg)
 }
 
 static int started;
+static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
+
+static NOINLINE void *cw_wait(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&lock_a);
+    __atomic_store_n(&started, 1, __ATOMIC_RELEASE);
+    for (;;)
+        pthread_cond_wait(&never, &lock_a);
+    return NULL;
+}
+
+static NOINLINE void *cw_take(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&lock_a);
+    pthread_mutex_lock(&lock_b);
+    return NULL;
+}
 
 static NOINLINE void *wait_c(void *arg)
 {
@@ -273,6 +296,14 @@ int main(int argc, char **argv)
         pthread_create(&t2, NULL, dl_two, NULL);
         pthread_join(t1, NULL);
         pthread_join(t2, NULL);
+    } else if (strcmp(c, "condhang") == 0) {
+        pthread_t t1, t2;
+        pthread_mutex_lock(&lock_b);
+        pthread_create(&t1, NULL, cw_wait, NULL);
+        while (!__atomic_load_n(&started, __ATOMIC_ACQUIRE))
+            sched_yield();
+        pthread_create(&t2, NULL, cw_take, NULL);
+        pthread_join(t2, NULL);
     } else if (strcmp(c, "longhold") == 0) {
         pthread_t t;
         pthread_mutex_lock(&lock_c);
@@ -285,7 +316,7 @@ int main(int argc, char **argv)
         pthread_join(t, NULL);
     } else {
         fprintf(stderr, "pl_lockorder: unknown case '%s' (abba, cycle3, trylock, rwread, "
-                        "rwmixed, recursive, reuse, deadlock, longhold)\n", c);
+                        "rwmixed, recursive, reuse, deadlock, condhang, longhold)\n", c);
         return 2;
     }
     printf("done %s %d\n", c, work);

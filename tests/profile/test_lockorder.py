@@ -123,19 +123,21 @@ def main():
               % [(h["lock"], h["holds"], fn(h["taken_at"]), h["waits_begun_meanwhile"])
                  for h in lh])
     deadlock(tmp)
+    condhang()
     print("%d failed" % len(failed))
     return 1 if failed else 0
 
 
-def deadlock(tmp):
-    js = os.path.join(tmp, "deadlock.json")
-    p = subprocess.Popen([CLOF, "profile", "--lock", LOCK, "--hang-after", "1", "--json", js,
-                          "--", PROG, "deadlock"], stdout=subprocess.PIPE,
+def hang_graph(case, holders):
+    """run case with --hang-after 1; the wait-for graph's text and the pid
+    (once the graph's `holders` "holds:" lines are read), and the process"""
+    p = subprocess.Popen([CLOF, "profile", "--lock", LOCK, "--hang-after", "1",
+                          "--", PROG, case], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     lines, pid = [], None
     t0 = time.monotonic()
     # the graph: its header, then a line per waiting thread and holder, then the
-    # held sets ("holds:"), two of them
+    # held sets ("holds:")
     while time.monotonic() - t0 < 60:
         line = p.stderr.readline()
         if not line:
@@ -144,9 +146,32 @@ def deadlock(tmp):
         m = re.search(r"wait-for graph of pid (\d+)", line)
         if m:
             pid = int(m.group(1))
-        if sum(1 for l in lines if " holds: " in l) == 2:
+        if sum(1 for l in lines if " holds: " in l) == holders:
             break
-    text = "\n".join(lines)
+    return "\n".join(lines), pid, p
+
+
+def condhang():
+    """a thread waiting on a condition variable holds nothing: its mutex is
+    released while it waits"""
+    text, pid, p = hang_graph("condhang", 2)
+    check(pid is not None, "condhang: the wait-for graph printed")
+    if pid is None:
+        p.kill()
+        return
+    holds = re.findall(r"thread \d+ holds: (.*)", text)
+    check(sorted(h.split(" (")[0] for h in holds) == ["lock_a", "lock_b"] and
+          re.search(r"holds: lock_a \(taken at cw_take", text) is not None and
+          re.search(r"waits .* for lock_b \(write\) at cw_take", text) is not None and
+          "0 deadlocks" in text,
+          "condhang: lock_a held by cw_take only (cw_wait released it to wait), "
+          "cw_take waits for lock_b held by main: %s" % text)
+    os.kill(pid, signal.SIGKILL)
+    p.communicate(timeout=30)
+
+
+def deadlock(tmp):
+    text, pid, p = hang_graph("deadlock", 2)
     check(pid is not None, "deadlock: the wait-for graph printed while the program hangs")
     if pid is None:
         p.kill()
