@@ -1034,9 +1034,10 @@ static __attribute__((noinline)) void pl_track_release_slow(pl_track_thr_t *t, c
 }
 
 /* the common case inline: the last lock taken, not taken again, no long
- * holds watched */
-static inline __attribute__((always_inline)) void pl_track_release(const void *lock,
-                                                                   unsigned kind)
+ * holds watched (long: whether they may be; false only where the caller
+ * knows they are not) */
+static inline __attribute__((always_inline)) void pl_track_release_if(const void *lock,
+                                                                      unsigned kind, bool long_)
 {
     pl_track_thr_t *t = pl_track_me;
     if (t == NULL)
@@ -1045,12 +1046,18 @@ static inline __attribute__((always_inline)) void pl_track_release(const void *l
     if (CLOF_LIKELY(n != 0)) {
         const pl_track_held_t *h = &t->held[n - 1];
         if (CLOF_LIKELY(h->lock == (uintptr_t)lock && h->kind == kind && h->depth == 0 &&
-                        pl_track_long_ns == 0)) {
+                        !(long_ && pl_track_long_ns != 0))) {
             __atomic_store_n(&t->n, n - 1, __ATOMIC_RELEASE);
             return;
         }
     }
     pl_track_release_slow(t, lock, kind);
+}
+
+static inline __attribute__((always_inline)) void pl_track_release(const void *lock,
+                                                                   unsigned kind)
+{
+    pl_track_release_if(lock, kind, true);
 }
 
 /* about to block on lock (hang: the thread waits for it; long holds: a
@@ -1082,9 +1089,9 @@ static inline void pl_track_wait_end(pl_track_thr_t *t)
 }
 
 /* ---- the tracking ops: the profiling ops' counts, and the held set -------------- */
-static int pl_track_lock(pthread_mutex_t *m)
+static inline __attribute__((always_inline)) int pl_track_lock_pc(pthread_mutex_t *m,
+                                                                  const void *pc)
 {
-    const void *pc = PL_PROF_PC();
     uintptr_t key = (uintptr_t)m | PL_PROF_MUTEX;
     int r = pl_prof_inner.trylock(m);
     if (CLOF_LIKELY(r == 0)) {
@@ -1099,6 +1106,50 @@ static int pl_track_lock(pthread_mutex_t *m)
     if (r == 0)
         pl_track_took(pl_prof_find(key, pc), m, PL_PROF_MUTEX, PL_TM_WRITE, pc, true);
     return r;
+}
+
+static int pl_track_lock(pthread_mutex_t *m)
+{
+    return pl_track_lock_pc(m, PL_PROF_PC());
+}
+
+static __attribute__((noinline)) int pl_track_lock_slow(pthread_mutex_t *m, const void *pc)
+{
+    return pl_track_lock_pc(m, pc);
+}
+
+/* Under glibc's mutexes, order tracking without hang tracking: the common
+ * case -- the lock word free (as pl_prof_g_lock peeks), the thread holding
+ * no other lock, the lock's record in its first slot -- enters the lock in
+ * the held set *before* glibc's lock takes it, counts it, and jumps into
+ * glibc's lock (a tail call: no frame of ours around it).  With nothing
+ * else held there is no edge to make, and nothing is done while the
+ * thread is in glibc's lock, so an entry made a moment early changes no
+ * report: if another thread takes the lock between the peek and glibc's
+ * lock, this one waits there with the entry already made.  (Hang tracking
+ * publishes waits, which need the try first: it keeps pl_track_lock.)
+ * The lock refused by glibc on this path (EINVAL: a destroyed mutex)
+ * leaves its entry behind until the thread's next release of it. */
+static int pl_track_g_lock(pthread_mutex_t *m)
+{
+    uintptr_t key = (uintptr_t)m | PL_PROF_MUTEX;
+    pl_prof_rec_t *rec = pl_prof_slot(key);
+    pl_track_thr_t *t = pl_track_me;
+    if (CLOF_UNLIKELY(pl_prof_glibc_word(m) != 0 || rec->key != key || t == NULL ||
+                      t->n != 0 || pl_track_long_ns != 0))
+        return pl_track_lock_slow(m, PL_PROF_PC());
+    pl_track_held_t *h = &t->held[0];
+    h->lock = (uintptr_t)m;
+    h->slot = (uint32_t)(rec - pl_prof_tab) + 1;
+    h->gen = __atomic_load_n(&rec->gen, __ATOMIC_RELAXED);
+    h->kind = PL_PROF_MUTEX;
+    h->mode = PL_TM_WRITE;
+    h->depth = 0;
+    h->pc = (uint64_t)(uintptr_t)PL_PROF_PC();
+    __atomic_store_n(&t->n, 1, __ATOMIC_RELEASE);
+    if (pl_prof_counted(rec, true))
+        return pl_prof_g_lock_sampled(m, rec);
+    return pl_prof_inner.lock(m);
 }
 
 static int pl_track_trylock(pthread_mutex_t *m)
@@ -1116,6 +1167,13 @@ static int pl_track_trylock(pthread_mutex_t *m)
 static int pl_track_unlock(pthread_mutex_t *m)
 {
     pl_track_release(m, PL_PROF_MUTEX);
+    return pl_prof_unlock_to(m);
+}
+
+/* the unlock where long holds are not watched (pl_track_ops) */
+static int pl_track_unlock_short(pthread_mutex_t *m)
+{
+    pl_track_release_if(m, PL_PROF_MUTEX, false);
     return pl_prof_unlock_to(m);
 }
 
@@ -1147,6 +1205,10 @@ static pl_ops_t pl_ops_track = {
 static const pl_ops_t *pl_track_ops(const pl_ops_t *inner)
 {
     pl_ops_track.fork_reset = inner->fork_reset;
+    if (pl_prof_glibc && !pl_track_hang)
+        pl_ops_track.lock = pl_track_g_lock;
+    if (pl_track_long_ns == 0)
+        pl_ops_track.unlock = pl_track_unlock_short;
     return &pl_ops_track;
 }
 
