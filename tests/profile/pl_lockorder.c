@@ -30,6 +30,8 @@
  *             while it waits); cw_take takes lock_a, then lock_b, which
  *             main holds for ever: a hang (killed by the test) whose
  *             wait-for graph shows lock_a held by cw_take only
+ *   rwhang    main holds rw_a for writing for ever; rw_wait reads rw_b,
+ *             then asks to read rw_a: a hang (killed by the test)
  *   longhold  main holds lock_c for 200 ms (taken in main) while wait_c
  *             waits for it: one long hold, one wait begun meanwhile
  * Prints "done CASE" at the end.
@@ -231,6 +233,14 @@ static NOINLINE void *cw_wait(void *arg)
     return NULL;
 }
 
+static NOINLINE void *rw_wait(void *arg)
+{
+    (void)arg;
+    pthread_rwlock_rdlock(&rw_b);
+    pthread_rwlock_rdlock(&rw_a);
+    return NULL;
+}
+
 static NOINLINE void *cw_take(void *arg)
 {
     (void)arg;
@@ -304,6 +314,11 @@ int main(int argc, char **argv)
             sched_yield();
         pthread_create(&t2, NULL, cw_take, NULL);
         pthread_join(t2, NULL);
+    } else if (strcmp(c, "rwhang") == 0) {
+        pthread_t t;
+        pthread_rwlock_wrlock(&rw_a);
+        pthread_create(&t, NULL, rw_wait, NULL);
+        pthread_join(t, NULL);
     } else if (strcmp(c, "longhold") == 0) {
         pthread_t t;
         pthread_mutex_lock(&lock_c);
@@ -316,7 +331,7 @@ int main(int argc, char **argv)
         pthread_join(t, NULL);
     } else {
         fprintf(stderr, "pl_lockorder: unknown case '%s' (abba, cycle3, trylock, rwread, "
-                        "rwmixed, recursive, reuse, deadlock, condhang, longhold)\n", c);
+                        "rwmixed, recursive, reuse, deadlock, condhang, rwhang, longhold)\n", c);
         return 2;
     }
     printf("done %s %d\n", c, work);

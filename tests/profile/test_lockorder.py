@@ -124,6 +124,7 @@ def main():
                  for h in lh])
     deadlock(tmp)
     condhang()
+    rwhang()
     print("%d failed" % len(failed))
     return 1 if failed else 0
 
@@ -166,6 +167,23 @@ def condhang():
           "0 deadlocks" in text,
           "condhang: lock_a held by cw_take only (cw_wait released it to wait), "
           "cw_take waits for lock_b held by main: %s" % text)
+    os.kill(pid, signal.SIGKILL)
+    p.communicate(timeout=30)
+
+
+def rwhang():
+    """a reader waiting for a writer: the wait, its mode and its holder"""
+    text, pid, p = hang_graph("rwhang", 2)
+    check(pid is not None, "rwhang: the wait-for graph printed")
+    if pid is None:
+        p.kill()
+        return
+    check(re.search(r"waits .* for rw_a \(read\) at rw_wait", text) is not None and
+          re.search(r"held by thread \d+ \(write\), taken at main", text) is not None and
+          re.search(r"holds: rw_b \(taken at rw_wait", text) is not None and
+          "1 threads waiting for a lock, 0 deadlocks" in text,
+          "rwhang: rw_wait waits to read rw_a, held for writing by main, and holds rw_b: %s"
+          % text)
     os.kill(pid, signal.SIGKILL)
     p.communicate(timeout=30)
 
