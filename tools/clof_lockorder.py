@@ -178,12 +178,16 @@ def find_cycles(edges):
 
 def lock_name(namer, addr, kind, gen, first_pc, kinds):
     name = namer.data(addr)
+    first = namer.site(first_pc) if first_pc else None
     label = name or "0x%x" % addr
+    if not name and first and first.get("function"):
+        # a lock on the heap: its address and the function that first took it
+        # (the part of its identity that is the same from run to run)
+        label += " (first taken in %s)" % first["function"].split("(", 1)[0]
     if gen:
         label += " (instance %d)" % (gen + 1)
     return {"address": "0x%x" % addr, "kind": kinds.get(kind, str(kind)), "name": name,
-            "generation": gen, "label": label,
-            "first_used_at": namer.site(first_pc) if first_pc else None}
+            "generation": gen, "label": label, "first_used_at": first}
 
 
 def build(sec, namer, kinds, first_pcs, head):
