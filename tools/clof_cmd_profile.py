@@ -48,6 +48,7 @@ import tempfile
 import time
 
 import clof_common
+import clof_lockorder
 
 CMD = "profile"
 KINDS = {0: "mutex", 1: "cond", 2: "rwlock"}
@@ -73,6 +74,15 @@ def add_arguments(p):
                    help="--compare: the program's figure, the first group of REGEX in its output")
     p.add_argument("--repeat", metavar="N", type=int, default=1,
                    help="--compare: runs per lock, interleaved (default 1)")
+    p.add_argument("--lock-order", action="store_true",
+                   help="track lock order; report the inversions (potential deadlocks)")
+    p.add_argument("--hang", action="store_true",
+                   help="track waits: the wait-for graph on SIGQUIT to the program")
+    p.add_argument("--hang-after", metavar="S", type=float,
+                   help="--hang, and the wait-for graph after S seconds if the program "
+                        "still runs")
+    p.add_argument("--long-holds", metavar="MS", type=float,
+                   help="report holds longer than MS milliseconds, with their call sites")
     p.add_argument("--preload", metavar="LIB", help="the preload library (default: the build's)")
     p.add_argument("--keep", metavar="DIR", help="keep the raw profile files (and --compare's "
                                                   "program output) in DIR")
@@ -158,7 +168,7 @@ def parse_profile(path):
             if not w:
                 continue
             try:
-                if w[0] in ("snap", "final"):
+                if w[0] in ("snap", "final", "hang"):
                     head = dict(x.split("=", 1) for x in w[3:] if "=" in x)
                     cur = {"what": w[0], "t": int(w[1]), "why": w[2], "head": head,
                            "locks": {}, "sites": {}, "maps": []}
@@ -176,8 +186,12 @@ def parse_profile(path):
                          "wait_max_ns": int(w[5])})
                 elif w[0] == "maps" and cur is not None:
                     maps = []
+                elif w[0] in ("E", "LH", "T", "HE") and cur is not None:
+                    clof_lockorder.parse_line(w, cur)
                 elif w[0] == "end" and cur is not None:
-                    if cur["what"] == "final":
+                    if cur["what"] == "hang":
+                        out.setdefault("hangs", []).append(cur)
+                    elif cur["what"] == "final":
                         out["final"] = cur
                     else:
                         out["snaps"].append(cur)
@@ -393,6 +407,7 @@ def build(prof, cmdline, lock, run_s, status, top_sites):
             pcs.add(L["first_pc"])
     for ss in fin["sites"].values():
         pcs.update(s["pc"] for s in ss)
+    pcs.update(clof_lockorder.pcs_of(fin))
     namer.resolve(pcs)
     start = int(fin["head"].get("start", "0") or 0)
     span_ns = max(fin["t"] - start, 1)
@@ -453,7 +468,29 @@ def build(prof, cmdline, lock, run_s, status, top_sites):
         "hold_sample": int(head.get("hold_sample", 0)),
         "locks_dropped": int(head.get("dropped", 0)),
         "locks": locks, "timeline": timeline if len(timeline) > 1 else [],
+        **tracking(fin, namer),
     }
+
+
+def tracking(sec, namer):
+    """lock tracking's sections (clof_lockorder): lock_order, long_holds, wait_for"""
+    first = {a: L["first_pc"] for a, L in sec["locks"].items()}
+    out = clof_lockorder.build(sec, namer, KINDS, first, sec["head"])
+    if sec["head"].get("hang") == "1" and sec.get("threads"):
+        out["wait_for_at_end"] = clof_lockorder.wait_for(sec, namer, KINDS, first)
+    return out
+
+
+def hang_report(sec):
+    """a "hang" section of the profile file: its wait-for graph, in JSON and text"""
+    namer = Namer(sec["maps"])
+    namer.resolve(clof_lockorder.pcs_of(sec))
+    wf = clof_lockorder.wait_for(sec, namer, KINDS, {})
+    start = int(sec["head"].get("start", "0") or 0)
+    when = "%s at %.2f s" % (sec["why"], (sec["t"] - start) / 1e9)
+    wf["when"] = when
+    return wf, "\n".join(clof_lockorder.hang_text(wf, Namer.site_text, when,
+                                                  int(sec["head"].get("pid", 0)))) + "\n"
 
 
 def short_fn(fn):
@@ -516,6 +553,16 @@ def text_report(rep, top, nsites):
                 lock_label(r)[:44], r["waits"], fmt_ns(r["wait_ns"]), fmt_ns(r["wait_max_ns"]),
                 r["signals"], r["broadcasts"],
                 ("; waits from " + Namer.site_text(r["sites"][0])) if r["sites"] else ""))
+    if rep.get("lock_order"):
+        out.append("")
+        out.extend(clof_lockorder.order_text(rep["lock_order"], Namer.site_text))
+    if rep.get("long_holds"):
+        out.append("")
+        out.extend(clof_lockorder.long_text(rep["long_holds"], Namer.site_text, top))
+    if rep.get("wait_for_at_end") and rep["wait_for_at_end"]["waiting"]:
+        out.append("")
+        out.extend(clof_lockorder.hang_text(rep["wait_for_at_end"], Namer.site_text,
+                                            "at the end, " + rep["ended_by"], rep["pid"]))
     if rep["timeline"]:
         out.append("")
         out.append("timeline (wait per interval, the 3 locks that waited most)")
@@ -630,6 +677,17 @@ def html_report(rep, top, nsites, compare):
     blocks.append(("table", ["#", "lock", "kind", "acquired", "contended", "wait", "% run",
                              "wait max", "hold avg", "hold max", "call sites that waited most"],
                    rows))
+    if rep.get("lock_order"):
+        blocks.append(("h", 2, "Lock-order inversions"))
+        blocks.append(("pre", "\n".join(clof_lockorder.order_text(rep["lock_order"],
+                                                                  Namer.site_text))))
+    if rep.get("long_holds"):
+        blocks.append(("h", 2, "Long holds"))
+        blocks.append(("pre", "\n".join(clof_lockorder.long_text(rep["long_holds"],
+                                                                 Namer.site_text, top))))
+    for h in rep.get("hangs", []):
+        blocks.append(("h", 2, "Wait-for graph (%s)" % h["when"]))
+        blocks.append(("pre", h["text"]))
     if compare:
         blocks.append(("h", 2, "Under other locks"))
         blocks.append(("pre", compare_text(compare)))
@@ -638,7 +696,7 @@ def html_report(rep, top, nsites, compare):
 
 
 # ---- running ---------------------------------------------------------------------------------
-def run_profiled(lib, lock, prog, workdir, interval, quiet, extra_env=None):
+def run_profiled(lib, lock, prog, workdir, interval, quiet, extra_env=None, hang=None):
     """run prog under the profile; (report input, wall s, status, pid).
     quiet: the program's output is captured (returned), else it passes through"""
     prefix = os.path.join(workdir, "prof")
@@ -662,8 +720,12 @@ def run_profiled(lib, lock, prog, workdir, interval, quiet, extra_env=None):
                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         except OSError as e:
             die("%s: %s" % (prog[0], e.strerror), 2)
-        output = p.communicate()[0] if quiet else None
-        st = p.wait()
+        if hang is not None and not quiet:
+            st = watch_hangs(p, "%s.%d" % (prefix, p.pid), hang)
+            output = None
+        else:
+            output = p.communicate()[0] if quiet else None
+            st = p.wait()
     finally:
         signal.signal(signal.SIGINT, old)
     wall = time.monotonic() - t0
@@ -686,6 +748,35 @@ def run_profiled(lib, lock, prog, workdir, interval, quiet, extra_env=None):
             others = [f for f in others if f != best[1]] + [os.path.basename(path)]
             prof, pid = best[2], int(best[1].split(".")[-1])
     return prof, wall, st, pid, output, others
+
+
+def watch_hangs(p, path, hang):
+    """wait for p; print each wait-for graph it writes (SIGQUIT: ours after
+    hang["after"] seconds, or the user's); hang["reports"] collects them"""
+    t0 = time.monotonic()
+    sent = hang.get("after") is None
+    seen = 0
+    while True:
+        try:
+            st = p.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            st = None
+        if not sent and time.monotonic() - t0 >= hang["after"] and st is None:
+            sent = True
+            try:
+                os.kill(p.pid, signal.SIGQUIT)
+            except ProcessLookupError:
+                pass
+        if os.path.isfile(path):
+            hangs = parse_profile(path).get("hangs", [])
+            for sec in hangs[seen:]:
+                wf, text = hang_report(sec)
+                wf["text"] = text
+                hang["reports"].append(wf)
+                say("\nclof profile: " + text.rstrip("\n"))
+            seen = len(hangs)
+        if st is not None:
+            return st
 
 
 def median(xs):
@@ -813,6 +904,25 @@ def run_compare(args, lib, prog, keep, ctx):
     return rows
 
 
+def tracking_env(args):
+    """lock tracking's environment (CLOF_PROFILE_ORDER, _HANG, _LONG_US) and
+    the hang watch, from the options"""
+    env = {}
+    hang = None
+    if args.hang_after is not None and not (0.01 <= args.hang_after <= 86400):
+        die("--hang-after %s: seconds between 0.01 and 86400" % args.hang_after)
+    if args.long_holds is not None and not (0.001 <= args.long_holds <= 3600000):
+        die("--long-holds %s: milliseconds between 0.001 and 3600000" % args.long_holds)
+    if args.lock_order:
+        env["CLOF_PROFILE_ORDER"] = "1"
+    if args.hang or args.hang_after is not None:
+        env["CLOF_PROFILE_HANG"] = "1"
+        hang = {"after": args.hang_after, "reports": []}
+    if args.long_holds is not None:
+        env["CLOF_PROFILE_LONG_US"] = str(max(1, int(args.long_holds * 1000)))
+    return env, hang
+
+
 def main(args, ctx):
     global _ctx
     _ctx = ctx
@@ -844,9 +954,12 @@ def main(args, ctx):
             % ("; kept in %s" % keep if keep else ""))
         compare = run_compare(args, lib, prog, keep, ctx)
     workdir = tempfile.mkdtemp(prefix="clof-profile-", dir=keep)
+    track_env, hang = tracking_env(args)
     prof, wall, st, pid, _, others = run_profiled(lib, lock, prog, workdir, args.interval,
-                                                  bool(compare))
+                                                  bool(compare), track_env, hang)
     rep = build(prof, prog, lock, wall, st, args.sites) if prof else None
+    if rep is not None and hang is not None:
+        rep["hangs"] = hang["reports"]
     if rep is None:
         say("clof profile: no profile from %s (pid %d): it ended before writing one (killed "
             "by SIGKILL, _exit, or exec of another program), or it is not dynamically linked "
@@ -881,7 +994,8 @@ def main(args, ctx):
     if st < 0:
         # the program was killed by a signal: so are we
         sys.stdout.flush()
-        signal.signal(-st, signal.SIG_DFL)
+        if -st != signal.SIGKILL:  # SIGKILL's action cannot be set (nor caught)
+            signal.signal(-st, signal.SIG_DFL)
         os.kill(os.getpid(), -st)
         return 128 - st
     return st

@@ -13,10 +13,12 @@
 #          [--repeats N] [--duration S] [--keys N] [--lock NAME] [--out FILE]
 #   --lock NAME  profile over this lock instead of glibc's (the "preload" and
 #                "profile" runs take CLOF_LOCK=NAME)
+#   --order      a fourth run, "order": the profile with lock-order tracking
+#                (CLOF_PROFILE_ORDER=1, `clof profile --lock-order`; goal >= 0.8)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
-threads=4; repeats=7; duration=2; keys=100000; lock=glibc; out=""
+threads=4; repeats=7; duration=2; keys=100000; lock=glibc; out=""; modes="plain preload profile"
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin="$2"; shift 2 ;;
@@ -27,6 +29,7 @@ while [ $# -gt 0 ]; do
     --keys) keys="$2"; shift 2 ;;
     --lock) lock="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
+    --order) modes="$modes order"; shift ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "profile_overhead.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
@@ -43,13 +46,14 @@ run() { # mode repeat
   case "$1" in
     preload) envs=(LD_PRELOAD="$lib" CLOF_LOCK="$lock") ;;
     profile) envs=(LD_PRELOAD="$lib" CLOF_LOCK="$lock" CLOF_PROFILE="$tmp/prof") ;;
+    order) envs=(LD_PRELOAD="$lib" CLOF_LOCK="$lock" CLOF_PROFILE="$tmp/prof" CLOF_PROFILE_ORDER=1) ;;
   esac
   rm -rf "$tmp/db" "$tmp"/prof.*
   local o
   o="$(env ${envs[@]+"${envs[@]}"} "$drv" --db "$tmp/db" --keys "$keys" --threads "$threads" \
         --duration "$duration" --label "$1")"
   grep -q '"errors":0' <<<"$o" || { echo "profile_overhead.sh: wrong values in the $1 run: $o" >&2; exit 1; }
-  if [ "$1" = profile ] && ! ls "$tmp"/prof.* >/dev/null 2>&1; then
+  if [ "$1" = profile -o "$1" = order ] && ! ls "$tmp"/prof.* >/dev/null 2>&1; then
     echo "profile_overhead.sh: the profile run wrote no profile" >&2; exit 1
   fi
   local ops; ops="$(sed -n 's/.*"ops_per_s":\([0-9.]*\).*/\1/p' <<<"$o")"
@@ -58,19 +62,22 @@ run() { # mode repeat
 }
 echo "LevelDB readrandom, $threads threads, $keys keys, ${duration}s per run, lock $lock, $repeats repeats ($machine)"
 for r in $(seq 1 "$repeats"); do
-  for m in $(printf 'plain\npreload\nprofile\n' | shuf --random-source=<(yes "$r")); do run "$m" "$r"; done
+  for m in $(printf '%s\n' $modes | shuf --random-source=<(yes "$r")); do run "$m" "$r"; done
 done
 python3 - "$out" <<'PY'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
+modes = [m for m in ("plain", "preload", "profile", "order") if any(r["mode"] == m for r in rows)]
 med = {m: statistics.median(float(r["ops_per_s"]) for r in rows if r["mode"] == m)
-       for m in ("plain", "preload", "profile")}
+       for m in modes}
 print()
 print("| run | median Gets/s | vs plain |")
 print("|---|---:|---:|")
-for m in ("plain", "preload", "profile"):
+for m in modes:
     print("| %s | %.0f | %.3f |" % (m, med[m], med[m] / med["plain"]))
 print()
 print("profile / plain = %.3f (goal >= 0.9)" % (med["profile"] / med["plain"]))
+if "order" in med:
+    print("order / plain = %.3f (goal >= 0.8)" % (med["order"] / med["plain"]))
 print("Raw numbers: " + sys.argv[1])
 PY

@@ -448,7 +448,18 @@ static __attribute__((noinline)) int pl_cond_wait_prof(pthread_cond_t *pc, pthre
 {
     uint64_t t0 = pl_prof_now();
     pl_prof_tick(t0);
+    /* lock tracking: glibc's condvars release and retake the mutex inside
+     * glibc, out of sight of the profiling ops (ours go through pl_fn) */
+    bool glibc_cv =
+        pl_prof_track &&
+        (pl_glibc_mode ||
+         ((clof_atomic32_read_rlx(&((pl_cond_t *)(void *)pc)->flags) & PL_COND_SHARED) &&
+          (clof_atomic32_read_rlx(&((pl_mutex_t *)(void *)pm)->kind) & PL_KIND_GLIBC)));
+    if (glibc_cv)
+        pl_prof_track_cond(pm, true, pc_site);
     int r = pl_cond_wait_run(pc, pm, clk, abs, api, abi);
+    if (glibc_cv)
+        pl_prof_track_cond(pm, false, pc_site);
     if (r == 0 || r == ETIMEDOUT)
         pl_prof_cond_wait(pc, pc_site, pl_prof_now() - t0, r == ETIMEDOUT);
     return r;

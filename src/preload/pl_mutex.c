@@ -10,6 +10,7 @@
  * glibc).
  */
 #include "pl_lock_tmpl.h"
+#include "pl_profile.h"
 
 /* The wait of a timed lock: poll `try` and sleep on the mutex's tw_seq
  * until acquired (0) or the deadline (ETIMEDOUT).  Registered in tw_waiters
@@ -107,6 +108,8 @@ PL_EXPORT int pl_mutex_destroy(pthread_mutex_t *m)
 PL_EXPORT int pl_mutex_init(pthread_mutex_t *pm, const pthread_mutexattr_t *a)
 {
     pl_ensure_started();
+    if (CLOF_UNLIKELY(pl_prof_track))
+        pl_prof_track_new(pm, 0); /* lock tracking (pl_profile.h): a new lock here */
     if (pl_glibc_mode)
         return pl_real.mutex_init(pm, a);
     int type = PTHREAD_MUTEX_NORMAL;

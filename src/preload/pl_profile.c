@@ -563,10 +563,9 @@ static int pl_prof_unlock(pthread_mutex_t *m)
     return pl_prof_unlock_to(m);
 }
 
-static __attribute__((noinline)) int pl_prof_timedlock(pthread_mutex_t *m, clockid_t clk,
-                                                       const struct timespec *abs, int api)
+static int pl_prof_timedlock_at(pthread_mutex_t *m, clockid_t clk, const struct timespec *abs,
+                                int api, const void *pc)
 {
-    const void *pc = PL_PROF_PC();
     if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC)
         return pl_prof_inner.timedlock(m, clk, abs, api); /* EINVAL, as without us */
     int r = pl_prof_inner.trylock(m);
@@ -590,6 +589,12 @@ static __attribute__((noinline)) int pl_prof_timedlock(pthread_mutex_t *m, clock
     return r;
 }
 
+static __attribute__((noinline)) int pl_prof_timedlock(pthread_mutex_t *m, clockid_t clk,
+                                                       const struct timespec *abs, int api)
+{
+    return pl_prof_timedlock_at(m, clk, abs, api, PL_PROF_PC());
+}
+
 static int pl_prof_destroy(pthread_mutex_t *m)
 {
     return pl_prof_inner.destroy(m);
@@ -601,6 +606,8 @@ static pl_ops_t pl_ops_prof = {
 static pl_ops_t pl_ops_prof_glibc = {
     pl_prof_g_lock, pl_prof_g_trylock, pl_prof_unlock, pl_prof_timedlock, pl_prof_destroy, NULL,
 };
+
+static const pl_ops_t *pl_track_ops(const pl_ops_t *inner);
 
 const pl_ops_t *pl_prof_wrap(const pl_ops_t *inner)
 {
@@ -615,9 +622,9 @@ const pl_ops_t *pl_prof_wrap(const pl_ops_t *inner)
         pl_prof_inner.unlock = pl_real.mutex_unlock;
         pl_prof_glibc = true;
         pl_ops_prof_glibc.fork_reset = inner->fork_reset;
-        return &pl_ops_prof_glibc;
+        return pl_prof_track ? pl_track_ops(inner) : &pl_ops_prof_glibc;
     }
-    return &pl_ops_prof;
+    return pl_prof_track ? pl_track_ops(inner) : &pl_ops_prof;
 }
 
 /* ---- condition variables ---------------------------------------------------------- */
@@ -653,9 +660,18 @@ static void pl_prof_rw_acquired(pl_prof_rec_t *r, bool write)
     __atomic_fetch_add(write ? &r->acq : &r->rd_acq, 1, __ATOMIC_RELAXED);
 }
 
+static int pl_track_rw_lock(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_,
+                            pl_prof_rw_fn block, const void *pc);
+static int pl_track_rw_try(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_, const void *pc);
+static int pl_track_rw_timed(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_,
+                             pl_prof_rw_timed_fn timed, clockid_t clk,
+                             const struct timespec *abs, const void *pc);
+
 int pl_prof_rw_lock(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_, pl_prof_rw_fn block,
                     const void *pc)
 {
+    if (CLOF_UNLIKELY(pl_prof_track))
+        return pl_track_rw_lock(rw, write, try_, block, pc);
     int r = try_(rw);
     if (CLOF_LIKELY(r == 0)) {
         pl_prof_rw_acquired(pl_prof_rw_rec(rw, pc), write);
@@ -677,6 +693,8 @@ int pl_prof_rw_lock(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_, pl_pro
 
 int pl_prof_rw_try(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_, const void *pc)
 {
+    if (CLOF_UNLIKELY(pl_prof_track))
+        return pl_track_rw_try(rw, write, try_, pc);
     int r = try_(rw);
     if (r == 0)
         pl_prof_rw_acquired(pl_prof_rw_rec(rw, pc), write);
@@ -685,9 +703,9 @@ int pl_prof_rw_try(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_, const v
     return r;
 }
 
-int pl_prof_rw_timed(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_,
-                     pl_prof_rw_timed_fn timed, clockid_t clk, const struct timespec *abs,
-                     const void *pc)
+static int pl_prof_rw_timed_plain(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_,
+                                  pl_prof_rw_timed_fn timed, clockid_t clk,
+                                  const struct timespec *abs, const void *pc)
 {
     /* glibc refuses a bad clock or deadline before it tries (EINVAL even
      * when the lock is free): so must a try in front of it */
@@ -712,6 +730,549 @@ int pl_prof_rw_timed(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_,
         __atomic_fetch_add(&rec->timeouts, 1, __ATOMIC_RELAXED);
     }
     return r;
+}
+
+int pl_prof_rw_timed(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_,
+                     pl_prof_rw_timed_fn timed, clockid_t clk, const struct timespec *abs,
+                     const void *pc)
+{
+    if (CLOF_UNLIKELY(pl_prof_track))
+        return pl_track_rw_timed(rw, write, try_, timed, clk, abs, pc);
+    return pl_prof_rw_timed_plain(rw, write, try_, timed, clk, abs, pc);
+}
+
+/* ---- lock tracking (pl_profile.h): held sets, the lock-order graph, waits, long holds --
+ * Each thread's held set lives in a slot of one mmap'd array (so that a
+ * dump on SIGQUIT can read every thread's, racily: a snapshot), claimed on
+ * the thread's first tracked acquisition and given back at its exit.  An
+ * entry names its lock by profile-table slot and generation (pthread_*_init
+ * and _destroy start a new generation: a new lock at a reused address is a
+ * new node of the graph).  Bounds, all fixed at start-up:
+ * PL_TRACK_THREADS threads at a time, PL_TRACK_HELD locks held by one
+ * thread (deeper ones are not tracked, counted), 2^PL_TRACK_EDGE_BITS
+ * distinct edges (more: counted as dropped), PL_TRACK_LONG long-hold sites;
+ * locks beyond the profile table (2^PL_PROF_BITS) are not tracked. */
+bool pl_prof_track;
+static bool pl_track_order, pl_track_hang;
+static uint64_t pl_track_long_ns; /* 0: long holds not watched */
+
+#define PL_TRACK_HELD 32
+#define PL_TRACK_THREADS 4096
+#define PL_TRACK_EDGE_BITS 18
+#define PL_TRACK_LONG 1024
+enum { PL_TM_WRITE = 0, PL_TM_READ = 1 };
+
+typedef struct {
+    uintptr_t lock;  /* its address */
+    uint32_t slot;   /* profile-table index + 1; 0: untracked (table full) */
+    uint32_t gen;
+    uint8_t kind, mode;
+    uint16_t depth;  /* recursive re-acquisitions (recursive mutex, read lock again) */
+    uint32_t waits0; /* the lock's waits_begun at the acquisition (long holds) */
+    uint64_t pc;     /* where it was taken */
+    uint64_t t0;     /* when (ns; long holds only) */
+} pl_track_held_t;
+
+typedef struct {
+    int32_t tid;        /* 0: a free slot (atomic) */
+    uint32_t n;         /* entries of held (release-stored by the owner) */
+    uint32_t overflow;  /* acquisitions past PL_TRACK_HELD, not tracked */
+    uint8_t wait_kind, wait_mode;
+    uintptr_t wait_lock; /* the lock the thread waits for, 0: none (atomic) */
+    uint64_t wait_pc, wait_since;
+    pl_track_held_t held[PL_TRACK_HELD];
+} pl_track_thr_t;
+
+typedef struct {
+    uint64_t key;            /* 0: free (atomic); pl_track_edge_key */
+    uint64_t pc_from, pc_to; /* where the held lock was taken, where the new one */
+    int32_t tid;             /* the thread that made the edge first */
+    uint32_t pad;
+} pl_track_edge_t;
+
+typedef struct {
+    uint64_t key;            /* slot + 1 of the lock, 0: free (atomic) */
+    uint64_t pc;             /* where the long hold was taken */
+    uint64_t n, total_ns, max_ns, waiters; /* atomic */
+} pl_track_long_t;
+
+static pl_track_thr_t *pl_track_thr;     /* PL_TRACK_THREADS */
+static pl_track_edge_t *pl_track_edges;  /* 2^PL_TRACK_EDGE_BITS */
+static pl_track_long_t *pl_track_longs;  /* PL_TRACK_LONG */
+static uint64_t pl_track_edges_dropped, pl_track_threads_dropped, pl_track_longs_dropped;
+static pthread_key_t pl_track_key;
+static PL_TLS pl_track_thr_t *pl_track_me;
+static PL_TLS bool pl_track_gone; /* this thread's slot was given back at its exit */
+
+static void pl_track_thread_exit(void *arg)
+{
+    pl_track_thr_t *t = arg;
+    if (t == NULL)
+        return;
+    __atomic_store_n(&t->n, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->wait_lock, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->tid, 0, __ATOMIC_RELEASE);
+    pl_track_me = NULL;
+    pl_track_gone = true;
+}
+
+static __attribute__((noinline)) pl_track_thr_t *pl_track_claim(void)
+{
+    if (pl_track_thr == NULL || pl_track_gone)
+        return NULL; /* not set up, or a lock taken by a destructor after ours ran */
+    int32_t tid = pl_tid();
+    for (uint32_t i = 0; i < PL_TRACK_THREADS; i++) {
+        pl_track_thr_t *t = &pl_track_thr[(i + (uint32_t)tid) % PL_TRACK_THREADS];
+        int32_t z = 0;
+        if (__atomic_load_n(&t->tid, __ATOMIC_RELAXED) != 0 ||
+            !__atomic_compare_exchange_n(&t->tid, &z, tid, false, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_RELAXED))
+            continue;
+        t->n = 0;
+        t->overflow = 0;
+        t->wait_lock = 0;
+        pl_track_me = t;
+        pthread_setspecific(pl_track_key, t);
+        return t;
+    }
+    __atomic_fetch_add(&pl_track_threads_dropped, 1, __ATOMIC_RELAXED);
+    pl_track_gone = true; /* do not search again */
+    return NULL;
+}
+
+static inline pl_track_thr_t *pl_track_self(void)
+{
+    pl_track_thr_t *t = pl_track_me;
+    return CLOF_LIKELY(t != NULL) ? t : pl_track_claim();
+}
+
+/* the record of a lock, if it has one (no claim) */
+static pl_prof_rec_t *pl_prof_peek(uintptr_t key)
+{
+    if (pl_prof_tab == NULL)
+        return NULL;
+    size_t i = pl_prof_hash(key);
+    for (unsigned probe = 0; probe < PL_PROF_PROBES; probe++, i = (i + 1) & (pl_prof_cap - 1)) {
+        uintptr_t k = pl_prof_key_load(&pl_prof_tab[i]);
+        if (k == key)
+            return &pl_prof_tab[i];
+        if (k == 0)
+            return NULL;
+    }
+    return NULL;
+}
+
+void pl_prof_track_new(const void *lock, unsigned kind)
+{
+    pl_prof_rec_t *r = pl_prof_peek((uintptr_t)lock | kind);
+    if (r != NULL)
+        __atomic_fetch_add(&r->gen, 1, __ATOMIC_RELAXED);
+}
+
+/* An edge: 1 | from (slot 17 bits, generation 13, mode 1) | to (the same) */
+static inline uint64_t pl_track_end(uint32_t slot, uint32_t gen, unsigned mode)
+{
+    return ((uint64_t)slot << 14) | ((uint64_t)(gen & 0x1fff) << 1) | mode;
+}
+
+static void pl_track_edge(const pl_track_held_t *from, uint32_t slot, uint32_t gen,
+                          unsigned mode, const void *pc, int32_t tid)
+{
+    uint64_t key = (1ull << 63) | (pl_track_end(from->slot, from->gen, from->mode) << 31) |
+                   pl_track_end(slot, gen, mode);
+    size_t cap = (size_t)1 << PL_TRACK_EDGE_BITS;
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - PL_TRACK_EDGE_BITS));
+    for (unsigned probe = 0; probe < 64; probe++, i = (i + 1) & (cap - 1)) {
+        pl_track_edge_t *e = &pl_track_edges[i];
+        uint64_t k = __atomic_load_n(&e->key, __ATOMIC_ACQUIRE);
+        if (k == key)
+            return; /* known: nothing written (hot pairs share no cache line writes) */
+        if (k != 0)
+            continue;
+        /* the winner writes the rest, then publishes the key */
+        uint64_t z = 0;
+        if (!__atomic_compare_exchange_n(&e->key, &z, 1, false, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_RELAXED)) {
+            if (z == key)
+                return;
+            continue;
+        }
+        e->pc_from = from->pc;
+        e->pc_to = (uint64_t)(uintptr_t)pc;
+        e->tid = tid;
+        __atomic_store_n(&e->key, key, __ATOMIC_RELEASE);
+        return;
+    }
+    __atomic_fetch_add(&pl_track_edges_dropped, 1, __ATOMIC_RELAXED);
+}
+
+/* a lock taken, with others held or none (rec: its record; block: by a
+ * call that can block) */
+static __attribute__((noinline)) void pl_track_took_slow(pl_track_thr_t *t, pl_prof_rec_t *rec,
+                                                         const void *lock, unsigned kind,
+                                                         unsigned mode, const void *pc,
+                                                         bool block)
+{
+    if (t == NULL && (t = pl_track_claim()) == NULL)
+        return;
+    uint32_t n = t->n;
+    for (uint32_t i = n; i-- > 0;)
+        if (t->held[i].lock == (uintptr_t)lock && t->held[i].kind == kind) {
+            t->held[i].depth++; /* again, by its holder: no new order */
+            return;
+        }
+    if (n >= PL_TRACK_HELD) {
+        t->overflow++;
+        return;
+    }
+    bool in_tab = rec != &pl_prof_scratch && pl_prof_tab != NULL;
+    uint32_t slot = in_tab ? (uint32_t)(rec - pl_prof_tab) + 1 : 0;
+    uint32_t gen = in_tab ? __atomic_load_n(&rec->gen, __ATOMIC_RELAXED) : 0;
+    if (pl_track_order && block && slot != 0)
+        for (uint32_t i = 0; i < n; i++)
+            if (t->held[i].slot != 0)
+                pl_track_edge(&t->held[i], slot, gen, mode, pc, t->tid);
+    pl_track_held_t *h = &t->held[n];
+    h->lock = (uintptr_t)lock;
+    h->slot = slot;
+    h->gen = gen;
+    h->kind = (uint8_t)kind;
+    h->mode = (uint8_t)mode;
+    h->depth = 0;
+    h->pc = (uint64_t)(uintptr_t)pc;
+    if (pl_track_long_ns != 0 && in_tab) {
+        h->t0 = pl_prof_now();
+        h->waits0 = __atomic_load_n(&rec->waits_begun, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&t->n, n + 1, __ATOMIC_RELEASE);
+}
+
+/* the common case inline: the thread holds nothing else (no edge, no
+ * re-acquisition to look for) and long holds are not watched */
+static inline __attribute__((always_inline)) void pl_track_took(pl_prof_rec_t *rec,
+                                                                const void *lock, unsigned kind,
+                                                                unsigned mode, const void *pc,
+                                                                bool block)
+{
+    pl_track_thr_t *t = pl_track_me;
+    if (CLOF_UNLIKELY(t == NULL || t->n != 0 || pl_track_long_ns != 0 ||
+                      rec == &pl_prof_scratch)) {
+        pl_track_took_slow(t, rec, lock, kind, mode, pc, block);
+        return;
+    }
+    pl_track_held_t *h = &t->held[0];
+    h->lock = (uintptr_t)lock;
+    h->slot = (uint32_t)(rec - pl_prof_tab) + 1;
+    h->gen = __atomic_load_n(&rec->gen, __ATOMIC_RELAXED);
+    h->kind = (uint8_t)kind;
+    h->mode = (uint8_t)mode;
+    h->depth = 0;
+    h->pc = (uint64_t)(uintptr_t)pc;
+    __atomic_store_n(&t->n, 1, __ATOMIC_RELEASE);
+}
+
+static void pl_track_long(const pl_track_held_t *h, uint64_t d)
+{
+    pl_prof_rec_t *rec = &pl_prof_tab[h->slot - 1];
+    uint32_t waiters = __atomic_load_n(&rec->waits_begun, __ATOMIC_RELAXED) - h->waits0;
+    uint64_t key = h->slot;
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull ^ h->pc * 0xC2B2AE3D27D4EB4Full) >> 54) %
+               PL_TRACK_LONG;
+    for (unsigned probe = 0; probe < 32; probe++, i = (i + 1) % PL_TRACK_LONG) {
+        pl_track_long_t *l = &pl_track_longs[i];
+        uint64_t k = __atomic_load_n(&l->key, __ATOMIC_ACQUIRE);
+        if (k == 0) {
+            uint64_t z = 0;
+            if (!__atomic_compare_exchange_n(&l->key, &z, ~0ull, false, __ATOMIC_ACQ_REL,
+                                             __ATOMIC_RELAXED)) {
+                probe--; /* look at it again */
+                i = (i + PL_TRACK_LONG - 1) % PL_TRACK_LONG;
+                continue;
+            }
+            l->pc = h->pc;
+            __atomic_store_n(&l->key, key, __ATOMIC_RELEASE);
+            k = key;
+        }
+        if (k != key || __atomic_load_n(&l->pc, __ATOMIC_RELAXED) != h->pc)
+            continue;
+        __atomic_fetch_add(&l->n, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&l->total_ns, d, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&l->waiters, waiters, __ATOMIC_RELAXED);
+        pl_prof_max_atomic(&l->max_ns, d);
+        return;
+    }
+    __atomic_fetch_add(&pl_track_longs_dropped, 1, __ATOMIC_RELAXED);
+}
+
+/* a lock about to be released by this thread: any case */
+static __attribute__((noinline)) void pl_track_release_slow(pl_track_thr_t *t, const void *lock,
+                                                            unsigned kind)
+{
+    uint32_t n = t->n;
+    for (uint32_t i = n; i-- > 0;) {
+        pl_track_held_t *h = &t->held[i];
+        if (h->lock != (uintptr_t)lock || h->kind != kind)
+            continue;
+        if (h->depth != 0) {
+            h->depth--;
+            return;
+        }
+        if (pl_track_long_ns != 0 && h->slot != 0) {
+            uint64_t d = pl_prof_now() - h->t0;
+            if (d >= pl_track_long_ns)
+                pl_track_long(h, d);
+        }
+        /* keep the order of acquisition (a dump shows it) */
+        __atomic_store_n(&t->n, i, __ATOMIC_RELEASE);
+        for (uint32_t j = i + 1; j < n; j++)
+            t->held[j - 1] = t->held[j];
+        __atomic_store_n(&t->n, n - 1, __ATOMIC_RELEASE);
+        return;
+    }
+    if (t->overflow != 0)
+        t->overflow--; /* an untracked one, most likely */
+}
+
+/* the common case inline: the last lock taken, not taken again, no long
+ * holds watched (long: whether they may be; false only where the caller
+ * knows they are not) */
+static inline __attribute__((always_inline)) void pl_track_release_if(const void *lock,
+                                                                      unsigned kind, bool long_)
+{
+    pl_track_thr_t *t = pl_track_me;
+    if (t == NULL)
+        return;
+    uint32_t n = t->n;
+    if (CLOF_LIKELY(n != 0)) {
+        const pl_track_held_t *h = &t->held[n - 1];
+        if (CLOF_LIKELY(h->lock == (uintptr_t)lock && h->kind == kind && h->depth == 0 &&
+                        !(long_ && pl_track_long_ns != 0))) {
+            __atomic_store_n(&t->n, n - 1, __ATOMIC_RELEASE);
+            return;
+        }
+    }
+    pl_track_release_slow(t, lock, kind);
+}
+
+static inline __attribute__((always_inline)) void pl_track_release(const void *lock,
+                                                                   unsigned kind)
+{
+    pl_track_release_if(lock, kind, true);
+}
+
+/* about to block on lock (hang: the thread waits for it; long holds: a
+ * wait begun under its holder) */
+static pl_track_thr_t *pl_track_wait(const void *lock, unsigned kind, unsigned mode,
+                                     const void *pc)
+{
+    if (pl_track_long_ns != 0) {
+        pl_prof_rec_t *rec = pl_prof_find((uintptr_t)lock | kind, pc);
+        __atomic_fetch_add(&rec->waits_begun, 1, __ATOMIC_RELAXED);
+    }
+    if (!pl_track_hang)
+        return NULL;
+    pl_track_thr_t *t = pl_track_self();
+    if (t == NULL)
+        return NULL;
+    t->wait_kind = (uint8_t)kind;
+    t->wait_mode = (uint8_t)mode;
+    t->wait_pc = (uint64_t)(uintptr_t)pc;
+    t->wait_since = pl_prof_now();
+    __atomic_store_n(&t->wait_lock, (uintptr_t)lock, __ATOMIC_RELEASE);
+    return t;
+}
+
+static inline void pl_track_wait_end(pl_track_thr_t *t)
+{
+    if (t != NULL)
+        __atomic_store_n(&t->wait_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- the tracking ops: the profiling ops' counts, and the held set -------------- */
+static inline __attribute__((always_inline)) int pl_track_lock_pc(pthread_mutex_t *m,
+                                                                  const void *pc)
+{
+    uintptr_t key = (uintptr_t)m | PL_PROF_MUTEX;
+    int r = pl_prof_inner.trylock(m);
+    if (CLOF_LIKELY(r == 0)) {
+        pl_prof_rec_t *rec = pl_prof_find(key, pc);
+        pl_prof_acquired(rec, m, pl_prof_glibc);
+        pl_track_took(rec, m, PL_PROF_MUTEX, PL_TM_WRITE, pc, true);
+        return 0;
+    }
+    pl_track_thr_t *t = r == EBUSY ? pl_track_wait(m, PL_PROF_MUTEX, PL_TM_WRITE, pc) : NULL;
+    r = pl_prof_lock_wait(m, r, pc);
+    pl_track_wait_end(t);
+    if (r == 0)
+        pl_track_took(pl_prof_find(key, pc), m, PL_PROF_MUTEX, PL_TM_WRITE, pc, true);
+    return r;
+}
+
+static int pl_track_lock(pthread_mutex_t *m)
+{
+    return pl_track_lock_pc(m, PL_PROF_PC());
+}
+
+static __attribute__((noinline)) int pl_track_lock_slow(pthread_mutex_t *m, const void *pc)
+{
+    return pl_track_lock_pc(m, pc);
+}
+
+/* Under glibc's mutexes, order tracking without hang tracking: the common
+ * case -- the lock word free (as pl_prof_g_lock peeks), the thread holding
+ * no other lock, the lock's record in its first slot -- enters the lock in
+ * the held set *before* glibc's lock takes it, counts it, and jumps into
+ * glibc's lock (a tail call: no frame of ours around it).  With nothing
+ * else held there is no edge to make, and nothing is done while the
+ * thread is in glibc's lock, so an entry made a moment early changes no
+ * report: if another thread takes the lock between the peek and glibc's
+ * lock, this one waits there with the entry already made.  (Hang tracking
+ * publishes waits, which need the try first: it keeps pl_track_lock.)
+ * The lock refused by glibc on this path (EINVAL: a destroyed mutex)
+ * leaves its entry behind until the thread's next release of it. */
+static int pl_track_g_lock(pthread_mutex_t *m)
+{
+    uintptr_t key = (uintptr_t)m | PL_PROF_MUTEX;
+    pl_prof_rec_t *rec = pl_prof_slot(key);
+    pl_track_thr_t *t = pl_track_me;
+    if (CLOF_UNLIKELY(pl_prof_glibc_word(m) != 0 || rec->key != key || t == NULL ||
+                      t->n != 0 || pl_track_long_ns != 0))
+        return pl_track_lock_slow(m, PL_PROF_PC());
+    pl_track_held_t *h = &t->held[0];
+    h->lock = (uintptr_t)m;
+    h->slot = (uint32_t)(rec - pl_prof_tab) + 1;
+    h->gen = __atomic_load_n(&rec->gen, __ATOMIC_RELAXED);
+    h->kind = PL_PROF_MUTEX;
+    h->mode = PL_TM_WRITE;
+    h->depth = 0;
+    h->pc = (uint64_t)(uintptr_t)PL_PROF_PC();
+    __atomic_store_n(&t->n, 1, __ATOMIC_RELEASE);
+    if (pl_prof_counted(rec, true))
+        return pl_prof_g_lock_sampled(m, rec);
+    return pl_prof_inner.lock(m);
+}
+
+static int pl_track_trylock(pthread_mutex_t *m)
+{
+    const void *pc = PL_PROF_PC();
+    int r = pl_prof_inner.trylock(m);
+    if (r != 0)
+        return pl_prof_busy(m, r, pc);
+    pl_prof_rec_t *rec = pl_prof_find((uintptr_t)m | PL_PROF_MUTEX, pc);
+    pl_prof_acquired(rec, m, pl_prof_glibc);
+    pl_track_took(rec, m, PL_PROF_MUTEX, PL_TM_WRITE, pc, false); /* cannot block: no edge */
+    return 0;
+}
+
+static int pl_track_unlock(pthread_mutex_t *m)
+{
+    pl_track_release(m, PL_PROF_MUTEX);
+    return pl_prof_unlock_to(m);
+}
+
+/* the unlock where long holds are not watched (pl_track_ops) */
+static int pl_track_unlock_short(pthread_mutex_t *m)
+{
+    pl_track_release_if(m, PL_PROF_MUTEX, false);
+    return pl_prof_unlock_to(m);
+}
+
+/* a timed lock gives up at its deadline: it waits (hang), but makes no
+ * edge (it cannot block forever) */
+static int pl_track_timedlock(pthread_mutex_t *m, clockid_t clk, const struct timespec *abs,
+                              int api)
+{
+    const void *pc = PL_PROF_PC();
+    pl_track_thr_t *t = pl_track_wait(m, PL_PROF_MUTEX, PL_TM_WRITE, pc);
+    int r = pl_prof_timedlock_at(m, clk, abs, api, pc);
+    pl_track_wait_end(t);
+    if (r == 0)
+        pl_track_took(pl_prof_find((uintptr_t)m | PL_PROF_MUTEX, pc), m, PL_PROF_MUTEX,
+                      PL_TM_WRITE, pc, false);
+    return r;
+}
+
+static int pl_track_destroy(pthread_mutex_t *m)
+{
+    pl_prof_track_new(m, PL_PROF_MUTEX);
+    return pl_prof_inner.destroy(m);
+}
+
+static pl_ops_t pl_ops_track = {
+    pl_track_lock, pl_track_trylock, pl_track_unlock, pl_track_timedlock, pl_track_destroy, NULL,
+};
+
+static const pl_ops_t *pl_track_ops(const pl_ops_t *inner)
+{
+    pl_ops_track.fork_reset = inner->fork_reset;
+    if (pl_prof_glibc && !pl_track_hang)
+        pl_ops_track.lock = pl_track_g_lock;
+    if (pl_track_long_ns == 0)
+        pl_ops_track.unlock = pl_track_unlock_short;
+    return &pl_ops_track;
+}
+
+void pl_prof_track_cond(pthread_mutex_t *m, bool before, const void *pc)
+{
+    if (before)
+        pl_track_release(m, PL_PROF_MUTEX);
+    else
+        pl_track_took(pl_prof_find((uintptr_t)m | PL_PROF_MUTEX, pc), m, PL_PROF_MUTEX,
+                      PL_TM_WRITE, pc, true);
+}
+
+static int pl_track_rw_lock(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_,
+                            pl_prof_rw_fn block, const void *pc)
+{
+    unsigned mode = write ? PL_TM_WRITE : PL_TM_READ;
+    int r = try_(rw);
+    if (r == EBUSY) {
+        pl_track_thr_t *t = pl_track_wait(rw, PL_PROF_RWLOCK, mode, pc);
+        uint64_t t0 = pl_prof_now();
+        pl_prof_tick(t0);
+        r = block(rw);
+        pl_track_wait_end(t);
+        if (r == 0)
+            pl_prof_waited(pl_prof_rw_rec(rw, pc), pc, pl_prof_now() - t0, true);
+    }
+    if (r != 0)
+        return r;
+    pl_prof_rec_t *rec = pl_prof_rw_rec(rw, pc);
+    pl_prof_rw_acquired(rec, write);
+    pl_track_took(rec, rw, PL_PROF_RWLOCK, mode, pc, true);
+    return 0;
+}
+
+static int pl_track_rw_try(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_, const void *pc)
+{
+    int r = try_(rw);
+    pl_prof_rec_t *rec = pl_prof_rw_rec(rw, pc);
+    if (r == 0) {
+        pl_prof_rw_acquired(rec, write);
+        pl_track_took(rec, rw, PL_PROF_RWLOCK, write ? PL_TM_WRITE : PL_TM_READ, pc, false);
+    } else if (r == EBUSY) {
+        __atomic_fetch_add(&rec->busy, 1, __ATOMIC_RELAXED);
+    }
+    return r;
+}
+
+static int pl_track_rw_timed(pthread_rwlock_t *rw, bool write, pl_prof_rw_fn try_,
+                             pl_prof_rw_timed_fn timed, clockid_t clk,
+                             const struct timespec *abs, const void *pc)
+{
+    unsigned mode = write ? PL_TM_WRITE : PL_TM_READ;
+    pl_track_thr_t *t = pl_track_wait(rw, PL_PROF_RWLOCK, mode, pc);
+    int r;
+    r = pl_prof_rw_timed_plain(rw, write, try_, timed, clk, abs, pc);
+    pl_track_wait_end(t);
+    if (r == 0)
+        pl_track_took(pl_prof_rw_rec(rw, pc), rw, PL_PROF_RWLOCK, mode, pc, false);
+    return r;
+}
+
+void pl_prof_track_rw_unlock(const pthread_rwlock_t *rw)
+{
+    pl_track_release(rw, PL_PROF_RWLOCK);
 }
 
 /* ---- writing the profile --------------------------------------------------------------
@@ -759,6 +1320,79 @@ static int pl_prof_open(void)
     return open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 }
 
+/* lock tracking's lines (docs/profile.md, "The profile file"): the
+ * lock-order edges and long holds (final), every thread's held set and
+ * wait (the wait-for graph: with hang tracking) */
+static void pl_track_lock_at(uint32_t slot, uintptr_t *addr, unsigned *kind)
+{
+    uintptr_t key = slot != 0 ? pl_prof_key_load(&pl_prof_tab[slot - 1]) : 0;
+    *addr = key & ~(uintptr_t)7;
+    *kind = (unsigned)(key & 7);
+}
+
+static void pl_track_write(pl_prof_out_t *o, bool final, uint64_t now)
+{
+    if (final && pl_track_order) {
+        for (size_t i = 0; i < ((size_t)1 << PL_TRACK_EDGE_BITS); i++) {
+            const pl_track_edge_t *e = &pl_track_edges[i];
+            uint64_t key = __atomic_load_n(&e->key, __ATOMIC_ACQUIRE);
+            if (key <= 1)
+                continue;
+            uint64_t ends[2] = {(key >> 31) & 0x7fffffff, key & 0x7fffffff};
+            uintptr_t a[2];
+            unsigned k[2];
+            for (int j = 0; j < 2; j++)
+                pl_track_lock_at((uint32_t)(ends[j] >> 14), &a[j], &k[j]);
+            pl_prof_printf(o, "E %lx %u %u %u %lx %u %u %u %llx %llx %d\n", (unsigned long)a[0],
+                           k[0], (unsigned)((ends[0] >> 1) & 0x1fff), (unsigned)(ends[0] & 1),
+                           (unsigned long)a[1], k[1], (unsigned)((ends[1] >> 1) & 0x1fff),
+                           (unsigned)(ends[1] & 1), (unsigned long long)e->pc_from,
+                           (unsigned long long)e->pc_to, (int)e->tid);
+        }
+    }
+    if (final && pl_track_long_ns != 0) {
+        for (size_t i = 0; i < PL_TRACK_LONG; i++) {
+            const pl_track_long_t *l = &pl_track_longs[i];
+            uint64_t key = __atomic_load_n(&l->key, __ATOMIC_ACQUIRE);
+            if (key == 0 || key == ~0ull)
+                continue;
+            uintptr_t a;
+            unsigned k;
+            pl_track_lock_at((uint32_t)key, &a, &k);
+            pl_prof_printf(o, "LH %lx %u %llx %llu %llu %llu %llu\n", (unsigned long)a, k,
+                           (unsigned long long)l->pc, (unsigned long long)l->n,
+                           (unsigned long long)l->total_ns, (unsigned long long)l->max_ns,
+                           (unsigned long long)l->waiters);
+        }
+    }
+    if (!pl_track_hang)
+        return;
+    for (size_t i = 0; i < PL_TRACK_THREADS; i++) {
+        const pl_track_thr_t *t = &pl_track_thr[i];
+        int32_t tid = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
+        if (tid == 0)
+            continue;
+        uintptr_t w = __atomic_load_n(&t->wait_lock, __ATOMIC_ACQUIRE);
+        uint32_t n = __atomic_load_n(&t->n, __ATOMIC_ACQUIRE);
+        if (n > PL_TRACK_HELD)
+            n = PL_TRACK_HELD;
+        if (w == 0 && n == 0)
+            continue;
+        uint64_t since = t->wait_since;
+        pl_prof_printf(o, "T %d %lx %u %u %llx %llu %u\n", (int)tid, (unsigned long)w,
+                       (unsigned)t->wait_kind, (unsigned)t->wait_mode,
+                       (unsigned long long)(w ? t->wait_pc : 0),
+                       (unsigned long long)(w && now > since ? now - since : 0),
+                       (unsigned)t->overflow);
+        for (uint32_t j = 0; j < n; j++) {
+            const pl_track_held_t *h = &t->held[j];
+            pl_prof_printf(o, "HE %d %lx %u %u %llx %u\n", (int)tid, (unsigned long)h->lock,
+                           (unsigned)h->kind, (unsigned)h->mode, (unsigned long long)h->pc,
+                           (unsigned)h->depth);
+        }
+    }
+}
+
 static uint32_t pl_prof_dumping; /* a dump is being written (atomic) */
 
 /* what: "snap" (interval) or "final"; why: interval, exit, SIGINT, SIGTERM */
@@ -770,16 +1404,28 @@ static void pl_prof_write(const char *what, const char *why, uint64_t now)
     if (o.fd < 0)
         return;
     bool final = strcmp(what, "final") == 0;
-    pl_prof_printf(&o, "%s %llu %s pid=%d lock=%s rwlock=%s hold_sample=%llu start=%llu dropped=%llu\n",
+    bool hang = strcmp(what, "hang") == 0;
+    pl_prof_printf(&o, "%s %llu %s pid=%d lock=%s rwlock=%s hold_sample=%llu start=%llu dropped=%llu",
                    what, (unsigned long long)now, why, (int)getpid(),
                    pl_glibc_mode || pl_lock == NULL ? "glibc" : pl_lock->name, pl_rw_name_now(),
                    (unsigned long long)pl_prof_hold_period,
                    (unsigned long long)pl_prof_start_ns,
                    (unsigned long long)__atomic_load_n(&pl_prof_dropped, __ATOMIC_RELAXED));
+    if (pl_prof_track)
+        pl_prof_printf(&o, " order=%d hang=%d long_ns=%llu edges_dropped=%llu "
+                           "threads_untracked=%llu long_dropped=%llu",
+                       (int)pl_track_order, (int)pl_track_hang,
+                       (unsigned long long)pl_track_long_ns,
+                       (unsigned long long)pl_track_edges_dropped,
+                       (unsigned long long)pl_track_threads_dropped,
+                       (unsigned long long)pl_track_longs_dropped);
+    pl_prof_printf(&o, "\n");
     double ns_per_tick = pl_prof_ns_per_tick(now);
     uint32_t n = __atomic_load_n(&pl_prof_nused, __ATOMIC_RELAXED);
     if (n > pl_prof_cap)
         n = (uint32_t)pl_prof_cap;
+    if (hang)
+        n = 0; /* the wait-for graph only */
     for (uint32_t u = 0; u < n; u++) {
         uint32_t slot = __atomic_load_n(&pl_prof_used[u], __ATOMIC_ACQUIRE);
         if (slot == 0)
@@ -815,7 +1461,9 @@ static void pl_prof_write(const char *what, const char *why, uint64_t now)
                            (unsigned long long)s->wait_max);
         }
     }
-    if (final) {
+    if (pl_prof_track && (final || hang))
+        pl_track_write(&o, final, now);
+    if (final || hang) {
         /* where the code was: the tool names the call sites with it */
         pl_prof_printf(&o, "maps\n");
         pl_prof_flush(&o);
@@ -880,6 +1528,18 @@ static void pl_prof_on_signal(int sig)
     errno = saved;
 }
 
+/* SIGQUIT with hang tracking: the wait-for graph, and the program goes on */
+static void pl_prof_on_quit(int sig)
+{
+    (void)sig;
+    int saved = errno;
+    if (__atomic_exchange_n(&pl_prof_dumping, 1, __ATOMIC_ACQUIRE) == 0) {
+        pl_prof_write("hang", "SIGQUIT", pl_prof_now());
+        __atomic_store_n(&pl_prof_dumping, 0, __ATOMIC_RELEASE);
+    }
+    errno = saved;
+}
+
 static void pl_prof_catch(int sig)
 {
     struct sigaction old;
@@ -888,7 +1548,7 @@ static void pl_prof_catch(int sig)
         return;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = pl_prof_on_signal;
+    sa.sa_handler = sig == SIGQUIT ? pl_prof_on_quit : pl_prof_on_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
     sigaction(sig, &sa, NULL);
@@ -912,6 +1572,18 @@ void pl_prof_fork_child(void)
     }
     pl_prof_dropped = 0;
     pl_prof_held.n = 0;
+    if (pl_track_thr != NULL) {
+        /* only this thread goes on: the others' slots are free, the edges
+         * and long holds the parent's */
+        for (size_t i = 0; i < PL_TRACK_THREADS; i++)
+            if (&pl_track_thr[i] != pl_track_me)
+                __atomic_store_n(&pl_track_thr[i].tid, 0, __ATOMIC_RELAXED);
+        if (pl_track_me != NULL)
+            pl_track_me->tid = pl_tid();
+        memset(pl_track_edges, 0, sizeof(pl_track_edge_t) << PL_TRACK_EDGE_BITS);
+        memset(pl_track_longs, 0, sizeof(pl_track_long_t) * PL_TRACK_LONG);
+        pl_track_edges_dropped = pl_track_threads_dropped = pl_track_longs_dropped = 0;
+    }
     pl_prof_unlock_to = pl_prof_unlock_plain;
     pl_prof_done = 0;
     pl_prof_dumping = 0;
@@ -924,6 +1596,15 @@ static void pl_prof_say(const char *msg, const char *value)
 {
     char buf[700];
     int n = snprintf(buf, sizeof buf, "clof-preload: %s '%s'; profiling is off\n", msg,
+                     value);
+    if (n > 0)
+        (void)!write(2, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+static void pl_track_say(const char *msg, const char *value)
+{
+    char buf[700];
+    int n = snprintf(buf, sizeof buf, "clof-preload: %s '%s'; lock tracking is off\n", msg,
                      value);
     if (n > 0)
         (void)!write(2, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
@@ -944,6 +1625,50 @@ static bool pl_prof_num(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
         return false;
     *out = x;
     return true;
+}
+
+/* CLOF_PROFILE_ORDER=1, CLOF_PROFILE_HANG=1, CLOF_PROFILE_LONG_US=N: lock
+ * tracking, each alone or together (pl_profile.h) */
+static void pl_track_init(void)
+{
+    uint64_t order = 0, hang = 0, long_us = 0;
+    const char *v = getenv("CLOF_PROFILE_ORDER");
+    if (v != NULL && *v != 0 && !pl_prof_num(v, 0, 1, &order)) {
+        pl_track_say("CLOF_PROFILE_ORDER is not 0 or 1:", v);
+        return;
+    }
+    v = getenv("CLOF_PROFILE_HANG");
+    if (v != NULL && *v != 0 && !pl_prof_num(v, 0, 1, &hang)) {
+        pl_track_say("CLOF_PROFILE_HANG is not 0 or 1:", v);
+        return;
+    }
+    v = getenv("CLOF_PROFILE_LONG_US");
+    if (v != NULL && *v != 0 && !pl_prof_num(v, 1, 3600000000ull, &long_us)) {
+        pl_track_say("CLOF_PROFILE_LONG_US is not a number of microseconds 1..3600000000:", v);
+        return;
+    }
+    if (!order && !hang && long_us == 0)
+        return;
+    void *thr = mmap(NULL, PL_TRACK_THREADS * sizeof(pl_track_thr_t), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *edges = mmap(NULL, sizeof(pl_track_edge_t) << PL_TRACK_EDGE_BITS,
+                       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *longs = mmap(NULL, PL_TRACK_LONG * sizeof(pl_track_long_t), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (thr == MAP_FAILED || edges == MAP_FAILED || longs == MAP_FAILED ||
+        pthread_key_create(&pl_track_key, pl_track_thread_exit) != 0) {
+        pl_track_say("no memory for lock tracking", "");
+        return;
+    }
+    pl_track_thr = thr;
+    pl_track_edges = edges;
+    pl_track_longs = longs;
+    pl_track_order = order != 0;
+    pl_track_hang = hang != 0;
+    pl_track_long_ns = long_us * 1000;
+    if (pl_track_hang)
+        pl_prof_catch(SIGQUIT);
+    pl_prof_track = true;
 }
 
 void pl_prof_init(void)
@@ -1002,4 +1727,5 @@ void pl_prof_init(void)
     pl_prof_catch(SIGINT);
     pl_prof_catch(SIGTERM);
     pl_prof_on = true;
+    pl_track_init();
 }

@@ -78,6 +78,8 @@ typedef struct pl_prof_rec {
     uint64_t rd_acq;       /* rwlock: read acquisitions (atomic) */
     uint64_t other_n, other_wait_ns; /* waits from call sites beyond the table */
     pl_prof_site_t site[PL_PROF_SITES];
+    uint32_t gen;          /* lock tracking: bumped by init/destroy (a new lock, same address) */
+    uint32_t waits_begun;  /* lock tracking: waits begun on it (long holds' waiters; atomic) */
 } CLOF_CACHE_ALIGNED pl_prof_rec_t;
 /* a power of two: the lookup indexes the table with a shift */
 _Static_assert(sizeof(pl_prof_rec_t) == 256, "a profile record is 256 bytes");
@@ -121,6 +123,26 @@ PL_HIDDEN const char *pl_rw_name_now(void);
  * slow path has read the clock anyway. */
 PL_HIDDEN uint64_t pl_prof_now(void);
 PL_HIDDEN void pl_prof_tick(uint64_t now);
+/* ---- lock tracking (CLOF_PROFILE_ORDER, CLOF_PROFILE_HANG, CLOF_PROFILE_LONG_US)
+ * Off (pl_prof_track false): the ops above, unchanged.  On: tracking ops
+ * that keep each thread's held set (pl_profile.c, "lock tracking") and
+ *   - ORDER: an edge held -> taken for each blocking acquisition made
+ *     while holding other locks (the lock-order graph; `clof profile`
+ *     looks for its cycles);
+ *   - HANG: the lock each thread waits for, written with every thread's
+ *     held set on SIGQUIT (the program goes on) and at exit;
+ *   - LONG_US: holds longer than this, with the waits begun meanwhile.
+ * The hooks below are called by pl_rwlock.c, pl_cond.c and pl_mutex.c
+ * only while pl_prof_track is true. */
+extern bool pl_prof_track PL_HIDDEN;
+/* pthread_mutex_init / pthread_rwlock_init / _destroy: a new lock at this address */
+PL_HIDDEN void pl_prof_track_new(const void *lock, unsigned kind);
+/* pthread_rwlock_unlock: before the release */
+PL_HIDDEN void pl_prof_track_rw_unlock(const pthread_rwlock_t *rw);
+/* a condition-variable wait whose mutex glibc releases and takes again
+ * without our ops (glibc's condvars): before (release) and after */
+PL_HIDDEN void pl_prof_track_cond(pthread_mutex_t *m, bool before, const void *pc);
+
 /* At exit (the library's destructor) and in the child after fork. */
 PL_HIDDEN void pl_prof_exit(void);
 PL_HIDDEN void pl_prof_fork_child(void);

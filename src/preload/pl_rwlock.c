@@ -821,6 +821,8 @@ static inline int pl_rw_wr(pthread_rwlock_t *rw, int mode, uint64_t deadline)
 
 PL_EXPORT int pl_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockattr_t *a)
 {
+    if (CLOF_UNLIKELY(pl_prof_track))
+        pl_prof_track_new(rw, PL_PROF_RWLOCK); /* lock tracking: a new lock here */
     if (!pl_rw_ready())
         return pl_rwreal.init ? pl_rwreal.init(rw, a) : 0;
     int kind = PTHREAD_RWLOCK_DEFAULT_NP;
@@ -838,6 +840,8 @@ PL_EXPORT int pl_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockattr_t *a
 
 PL_EXPORT int pl_rwlock_destroy(pthread_rwlock_t *rw)
 {
+    if (CLOF_UNLIKELY(pl_prof_track))
+        pl_prof_track_new(rw, PL_PROF_RWLOCK);
     if (!pl_rw_ready() || pl_rw_is_glibcs(rw))
         return pl_rwreal.destroy ? pl_rwreal.destroy(rw) : 0;
     pl_rwblk_t *b = clof_atomicptr_xchg(pl_rw_slot(rw), NULL);
@@ -1007,6 +1011,8 @@ static __attribute__((noinline)) int pl_rwlock_unlock_slow(pthread_rwlock_t *rw)
 }
 PL_EXPORT int pl_rwlock_unlock(pthread_rwlock_t *rw)
 {
+    if (CLOF_UNLIKELY(pl_prof_track))
+        pl_prof_track_rw_unlock(rw); /* lock tracking: leaves the held set */
     const pl_rwdef_t *d = __atomic_load_n(&pl_rw_on, __ATOMIC_ACQUIRE);
     if (CLOF_LIKELY(d != NULL && !pl_rw_is_glibcs(rw)))
         return d->unlock(rw);
