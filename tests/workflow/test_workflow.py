@@ -520,6 +520,7 @@ class Truth(unittest.TestCase):
         e = clof("run", "--select", out, "--dry-run", "--", "true")
         self.assertEqual(e.returncode, 2, e.stdout)
         self.assertIn("this machine differs from the selection's", e.stderr)
+        self.assertIn("run `clof select` here, or --force", e.stderr)
         f_ = clof("run", "--select", out, "--force", "--dry-run", "--", "true")
         self.assertEqual(f_.returncode, 0, f_.stderr)
 
