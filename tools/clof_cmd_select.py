@@ -14,8 +14,10 @@
 
 1. The hierarchy: this machine's (sysfs), a file (--topology) or an
    emulated machine (--emulate).  When the machine shows one level only
-   (no NUMA, one cache: this 2-vCPU VM) and no hierarchy was given, the
-   documented emulated machine DEFAULT_EMULATE is used instead, and said.
+   (no NUMA, one cache: this 2-vCPU VM) the candidates are the basic locks
+   over that one level (and their cr: versions, asl: where the cpus differ),
+   measured on the real cpus.  An emulated or simulated machine is a
+   demonstration: no artifact (issue 38).
 2. The levels: --levels (default: every level the hierarchy has, at most
    three below system); the system level is always the last.  DIR/hierarchy.topo
    gets exactly these levels, so every lock of the run (the compositions and
@@ -40,9 +42,15 @@
    (below 0.5x the best lock there, clof_rank.oversub_guard) is picked
    while another candidate holds, and the output says when it replaced one
    (or that every candidate collapses).
-6. The artifacts: DIR/clof_best.h and DIR/libclof-best.so for the --pick
-   policy's lock (LC by default, as the paper's section 5.3 uses), and the
-   report (clof report DIR) unless --no-report.
+6. The verdict (clof_rank.verdict), the first line of the output, of
+   ranking.txt and of the report: glibc's mutex is ranked like every
+   candidate on this machine's cpus; "use LOCK" only when the interval of
+   its per-round ratios to glibc clears 1, else "keep glibc's locks" and why.
+7. The artifacts, for a "use" verdict on this machine's cpus: DIR/clof_best.h
+   and DIR/libclof-best.so for the --pick policy's lock (LC by default, as
+   the paper's section 5.3 uses); for "keep glibc", clof-best.env with
+   CLOF_LOCK=glibc and the verdict; the report (clof report DIR) unless
+   --no-report.  --workload cmd: tools/clof_select_cmd.py.
 """
 
 import argparse
