@@ -235,6 +235,9 @@ def make_report(d, out=None, quiet=False):
         params, recs, rk = load(d)
     except (ValueError, OSError) as e:
         return die(str(e))
+    if rk.get("workload") == "cmd" or "threads" not in rk:
+        return die("%s: a clof select --workload cmd folder (or not a mutex selection's): its "
+                   "report is %s" % (d, os.path.join(d, "ranking.txt")))
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as e:

@@ -275,13 +275,18 @@ def paired_ratios(records, lock, ref, threads, key="ops_per_s", round_key="selec
     return out
 
 
+FLOOR = 0.9  # the verdict: no interval of the winner may reach below this ratio
+
+
 def verdict(records, winner, ref, threads, level=0.9, key="ops_per_s", round_key="select_run",
             lower_is_better=False, ref_label="glibc", why_winner=""):
     """Whether to use `winner` instead of `ref` (glibc's locks), from the
     per-round ratios at every thread count and their median's
     distribution-free interval at `level`.  "use" only when the interval
-    lies above 1 at one thread count at least and below 1 at none; else
-    keep the reference, with the reason.  Returns {use, winner, ref,
+    lies above 1 at one thread count at least, below 1 at none, and reaches
+    below FLOOR (0.9x the reference) at none -- a lock that may be more than
+    10% slower somewhere (typically where threads outnumber cpus) is not
+    handed out; else keep the reference, with the reason.  Returns {use, winner, ref,
     level, per_threads: [{threads, n, median, lo, hi, state}], reason,
     line} (state: above, below, holds, too-few)."""
     out = {"winner": winner, "ref": ref, "level": level, "per_threads": [], "use": False}
@@ -316,13 +321,19 @@ def verdict(records, winner, ref, threads, level=0.9, key="ops_per_s", round_key
         winner, ref_label, round(100 * level), ", ".join(cells))
     below = [str(c["threads"]) for c in out["per_threads"] if c["state"] == "below"]
     above = [str(c["threads"]) for c in out["per_threads"] if c["state"] == "above"]
+    risk = ["t=%d reaches %.2fx" % (c["threads"], c["lo"]) for c in out["per_threads"]
+            if c["lo"] is not None and c["lo"] < FLOOR and c["state"] != "below"]
     if below:
         out["reason"] = "%s is slower than %s at t=%s (interval below 1)" % (
             winner, ref_label, ",".join(below))
+    elif above and risk:
+        out["reason"] = ("%s is faster than %s at t=%s, but its interval %s: it may be more "
+                         "than %d%% slower there" % (winner, ref_label, ",".join(above),
+                                                     ", ".join(risk), round(100 * (1 - FLOOR))))
     elif above:
         out["use"] = True
-        out["reason"] = "faster than %s at t=%s (interval above 1), slower at none" % (
-            ref_label, ",".join(above))
+        out["reason"] = ("faster than %s at t=%s (interval above 1), not below %.1fx at any "
+                         "thread count" % (ref_label, ",".join(above), FLOOR))
     elif states and all(s == "too-few" for s in states):
         n = max([c["n"] for c in out["per_threads"]] + [0])
         out["reason"] = ("%d paired repeats per thread count are too few for a %d%% interval "

@@ -580,6 +580,14 @@ class Truth(unittest.TestCase):
         v = clof_rank.verdict(recs({"pthread": 2.0, "mcs": 1.0}, 5), "mcs", "pthread", [2])
         self.assertFalse(v["use"])
         self.assertIn("slower than glibc", v["reason"])
+        # faster at t=2, but at t=4 (oversubscribed) one round in five at 0.5x
+        rs = recs({"pthread": 1.0, "mcs": 2.0}, 5)
+        for i, x in enumerate([0.5, 1.0, 1.1, 1.2, 1.3]):
+            rs += [{"lock": "pthread", "threads": 4, "select_run": i, "ops_per_s": 1.0},
+                   {"lock": "mcs", "threads": 4, "select_run": i, "ops_per_s": x}]
+        v = clof_rank.verdict(rs, "mcs", "pthread", [2, 4])
+        self.assertFalse(v["use"], v)
+        self.assertIn("t=4 reaches 0.50x", v["reason"])
 
 
 class Cmd(unittest.TestCase):
@@ -619,6 +627,10 @@ class Cmd(unittest.TestCase):
         d = clof("run", "--select", out, "--dry-run", "--", self.fake)
         self.assertEqual(d.returncode, 0, d.stderr)
         self.assertNotIn("LD_PRELOAD", d.stdout)  # the program unchanged
+        rep = clof("report", out, "--out", os.path.join(self.tmp, "keep-report"))
+        self.assertEqual(rep.returncode, 2, rep.stderr)
+        self.assertIn("--workload cmd folder", rep.stderr)
+        self.assertNotIn("Traceback", rep.stderr)
 
     def test_lock_wins(self):
         r, out = self.select("use", "--metric", "ops: ([0-9]+)", "--repeat", "5", "--locks",
