@@ -253,8 +253,9 @@ def make_report(d, out=None, quiet=False):
         if rk.get(key):
             marks.setdefault(rk[key], []).append(tag)
     emu = " (EMULATED)" if hi["emulated"] else " (SIMULATED)" if params.get("simulate") else ""
-    title = "clof select on %s: %d compositions over %s%s" % (
-        params["machine"]["hostname"], params["compositions"], ",".join(hi["levels"]), emu)
+    title = "clof select on %s: %d %s over %s%s" % (
+        params["machine"]["hostname"], params["compositions"],
+        "basic locks" if len(hi["levels"]) == 1 else "compositions", ",".join(hi["levels"]), emu)
 
     blocks = []
     if rk.get("verdict"):  # the verdict first (issue 38)

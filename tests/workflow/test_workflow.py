@@ -407,6 +407,8 @@ class Simulate(unittest.TestCase):
                      timeout=170)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertIn("pthread cannot be simulated", r.stderr)
+            self.assertTrue(r.stdout.startswith("verdict: no artifact -- simulated machine"),
+                            r.stdout[:300])
             with open(os.path.join(out, "results.jsonl")) as f:
                 recs = [json.loads(l) for l in f if l.strip()]
             # 4 compositions + their 2 cr: versions + 4 baselines, at 1, 8 and
@@ -483,6 +485,31 @@ class Truth(unittest.TestCase):
                            timeout=170)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(self.artifacts(out2), [])
+
+    def test_rw_emulated_and_keep_glibc(self):
+        """--rw: an emulated machine writes no clof-best.env; on this
+        machine's cpus glibc's rwlock competes and the verdict opens the
+        output (one run: too few rounds for an interval, so keep glibc)"""
+        out = os.path.join(self.tmp, "rwemu")
+        r = clof("select", "--rw", "--out", out, "--emulate", "numa:2,core:2", "--rw-locks",
+                 "rw-central,rw:mcs", "--threads", "1,2", "--runs", "1", "--duration", "0.02",
+                 timeout=170)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("verdict: no artifact -- emulated machine"), r.stdout)
+        self.assertEqual(self.artifacts(out), [])
+        out = os.path.join(self.tmp, "rwreal")
+        r = subprocess.run([CLOF, "select", "--rw", "--out", out, "--rw-locks",
+                            "rw-central,rw:mcs", "--threads", "1,2", "--runs", "1",
+                            "--duration", "0.02"], env=env_without_hierarchy(),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=170)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("verdict: keep glibc's locks"), r.stdout)
+        with open(os.path.join(out, "ranking.json")) as f:
+            self.assertIn("pthread-rwlock", json.load(f)["candidates"])
+        with open(os.path.join(out, "clof-best.env")) as f:
+            env = f.read()
+        self.assertIn("CLOF_RWLOCK=glibc", env)
+        self.assertNotIn("CLOF_EMULATE", env)
 
     def test_real_selection_real_hierarchy(self):
         """this machine's own hierarchy (no emulation): the artifacts and the
