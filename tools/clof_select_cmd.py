@@ -34,6 +34,7 @@ import json
 import os
 import random
 import shlex
+import shutil
 import statistics
 import sys
 import threading
@@ -123,6 +124,9 @@ def main(args, ctx):
     if not prog:
         die("--workload cmd: no program: clof select --workload cmd [--metric REGEX] -- PROGRAM "
             "[ARGS...]")
+    if shutil.which(prog[0]) is None:
+        die("--workload cmd: %s: no such program (not a file that can run, nor on PATH)"
+            % prog[0])
     if args.repeat < 1:
         die("--repeat: must be at least 1, got %d" % args.repeat)
     if args.timeout is not None and args.timeout <= 0:

@@ -688,6 +688,11 @@ class Cmd(unittest.TestCase):
                              "echo", "hello")
         self.check_partial(r, out, "found no number")
 
+    def test_no_such_program(self):
+        r, out = self.select("none", "--", os.path.join(self.tmp, "no-such-program"))
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("no such program", r.stderr)
+
     def test_hang(self):
         r, out = self.select("hang", "--timeout", "1", "--repeat", "2", "--",
                              "sh", "-c", "sleep 60", timeout=60)
