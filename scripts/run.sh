@@ -9,11 +9,14 @@
 #      LC-best and worst locks; clof_best.h, libclof-best.so, the hierarchy file;
 #      the report (Markdown + HTML) with the beam plot, fairness, P99 latency,
 #      handover locality, the heatmap, the machine and the parameters.
+# glibc's mutex competes like every candidate: the first line of the result
+# is the verdict ("use LOCK" only when its interval against glibc clears 1,
+# else "keep glibc's locks" and no clof_best.h / libclof-best.so).
 # On a machine that shows one level (no NUMA: this 2-vCPU VM) clof select says
-# so and runs the compositions on the documented emulated machine
-# numa:2,cache:2,core:2 (labelled EMULATED everywhere).  Defaults took 4.5 minutes
-# here after the build, under heavy load (docs/workflow.md).  Options go to
-# clof select, e.g.
+# so and measures the locks that make sense on its real cpus (basic locks,
+# cr:, glibc); the compositions over an emulated machine are a demonstration
+# (clof select --emulate numa:2,cache:2,core:2) that writes no artifact.
+# Options go to clof select, e.g.
 #   scripts/run.sh --threads 1,2,4,8,16 --runs 5 --duration 0.5
 #   scripts/run.sh --topology my.topo --levels cache,numa
 set -euo pipefail
@@ -35,9 +38,16 @@ rc=0
 t2=$(date +%s)
 echo
 echo "clof: the workflow took $(( t2 - t1 )) s (build and setup $(( t1 - t0 )) s); load average now $(cut -d' ' -f1 /proc/loadavg)"
+if [ -f "$out/ranking.txt" ]; then
+  echo "clof: $(head -1 "$out/ranking.txt")"
+fi
 if [ -f "$out/report.md" ]; then
   echo "clof: report:    $out/report.md  (self-contained: $out/report.html)"
+fi
+if [ -f "$out/clof_best.h" ]; then
   echo "clof: artifacts: $out/clof_best.h  $out/hierarchy.topo  $( [ -f "$out/libclof-best.so" ] && echo "$out/libclof-best.so" || echo "(libclof-best.so: see the report)")"
   echo "clof: run a program over the selected lock: $build/bin/clof run --select $out -- PROGRAM ARGS"
+elif [ -f "$out/clof-best.env" ]; then
+  echo "clof: no clof_best.h or libclof-best.so: the verdict keeps glibc's locks ($out/clof-best.env says why)"
 fi
 exit $rc

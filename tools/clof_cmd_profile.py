@@ -696,9 +696,13 @@ def html_report(rep, top, nsites, compare):
 
 
 # ---- running ---------------------------------------------------------------------------------
-def run_profiled(lib, lock, prog, workdir, interval, quiet, extra_env=None, hang=None):
+def run_profiled(lib, lock, prog, workdir, interval, quiet, extra_env=None, hang=None,
+                 timeout=None, watch=None):
     """run prog under the profile; (report input, wall s, status, pid).
-    quiet: the program's output is captured (returned), else it passes through"""
+    quiet: the program's output is captured (returned), else it passes through.
+    timeout: seconds, then the program (its process group) is killed and the
+    status is None.  watch(popen): called once it started (clof select
+    --workload cmd counts its threads)"""
     prefix = os.path.join(workdir, "prof")
     env = dict(os.environ)
     env.update(extra_env or {})
@@ -716,16 +720,27 @@ def run_profiled(lib, lock, prog, workdir, interval, quiet, extra_env=None, hang
         try:
             p = subprocess.Popen(prog, env=env, stdout=subprocess.PIPE if quiet else None,
                                  stderr=subprocess.STDOUT if quiet else None,
-                                 restore_signals=True,
+                                 restore_signals=True, start_new_session=timeout is not None,
                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         except OSError as e:
             die("%s: %s" % (prog[0], e.strerror), 2)
+        if watch:
+            watch(p)
         if hang is not None and not quiet:
             st = watch_hangs(p, "%s.%d" % (prefix, p.pid), hang)
             output = None
         else:
-            output = p.communicate()[0] if quiet else None
-            st = p.wait()
+            try:
+                output = p.communicate(timeout=timeout)[0] if quiet else None
+                st = p.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                output = p.communicate()[0] if quiet else None
+                p.wait()
+                st = None
     finally:
         signal.signal(signal.SIGINT, old)
     wall = time.monotonic() - t0
@@ -836,6 +851,51 @@ def select_locks(ctx, word):
     return out
 
 
+def compile_metric(text):
+    """--metric REGEX, compiled; dies when it is no regex or has no group"""
+    try:
+        metric = re.compile(text)
+    except re.error as e:
+        die("--metric %r: not a regular expression: %s" % (text, e))
+    if metric.groups < 1:
+        die("--metric %r: the regular expression needs a group, e.g. 'ops/s: ([0-9.]+)'" % text)
+    return metric
+
+
+def measure_once(lib, lock, prog, env, metric, keep, timeout=None, watch=None):
+    """one run of prog under lock (CLOF_LOCK; env: more of the library's
+    variables) with the profile; its figure: the first group of metric in
+    its output (stdout and stderr), else its run time.  Returns {figure,
+    wall_s, status (None: killed at the timeout), output (its tail),
+    profile (clof profile's report of the run, or None)}.  clof profile
+    --compare and clof select --workload cmd measure with it."""
+    d = tempfile.mkdtemp(prefix="clof-profile-", dir=keep)
+    try:
+        prof, wall, st, pid, output, _ = run_profiled(lib, lock, prog, d, None, True, env,
+                                                      timeout=timeout, watch=watch)
+        if keep:
+            with open(os.path.join(d, "output.txt"), "wb") as f:
+                f.write(output or b"")
+        text = (output or b"").decode("utf-8", "replace")
+        fig = wall
+        if metric:
+            m = metric.search(text)
+            fig = None
+            if m:
+                try:
+                    fig = float(m.group(1))
+                except ValueError:
+                    fig = None
+        try:
+            rep = build(prof, prog, lock, wall, st, 1) if prof else None
+        except (KeyError, ValueError, IndexError):
+            rep = None
+    finally:
+        if not keep:
+            shutil.rmtree(d, ignore_errors=True)
+    return {"figure": fig, "wall_s": wall, "status": st, "output": text[-400:], "profile": rep}
+
+
 def run_compare(args, lib, prog, keep, ctx):
     locks, envs = ["glibc"], {"glibc": {}}
     for x in args.compare.split(","):
@@ -850,42 +910,18 @@ def run_compare(args, lib, prog, keep, ctx):
                 envs[name] = env
     for l in locks:
         check_lock(lib, l, envs[l])
-    metric = None
-    if args.metric:
-        try:
-            metric = re.compile(args.metric)
-        except re.error as e:
-            die("--metric %r: not a regular expression: %s" % (args.metric, e))
-        if metric.groups < 1:
-            die("--metric %r: the regular expression needs a group, e.g. 'ops/s: ([0-9.]+)'"
-                % args.metric)
+    metric = compile_metric(args.metric) if args.metric else None
     res = {l: [] for l in locks}
     for rep_i in range(max(1, args.repeat)):
         for l in locks:  # interleaved
-            d = tempfile.mkdtemp(prefix="clof-profile-", dir=keep)
-            prof, wall, st, pid, output, _ = run_profiled(lib, l, prog, d, None, True, envs[l])
-            if keep:
-                with open(os.path.join(d, "output.txt"), "wb") as f:
-                    f.write(output or b"")
-            text = (output or b"").decode("utf-8", "replace")
-            fig = wall
-            if metric:
-                m = metric.search(text)
-                fig = None
-                if m:
-                    try:
-                        fig = float(m.group(1))
-                    except ValueError:
-                        fig = None
-                if fig is None:
-                    say("clof profile: --metric %r found no number in the output of the run "
-                        "under %s" % (args.metric, l))
-            if st != 0:
-                say("clof profile: the run under %s ended with %s" % (l, status_text(st)))
-            rep = build(prof, prog, l, wall, st, 1) if prof else None
-            res[l].append((fig, wall, rep))
-            if not keep:
-                shutil.rmtree(d, ignore_errors=True)
+            r = measure_once(lib, l, prog, envs[l], metric, keep)
+            if r["figure"] is None and metric:
+                say("clof profile: --metric %r found no number in the output of the run "
+                    "under %s" % (args.metric, l))
+            if r["status"] != 0:
+                say("clof profile: the run under %s ended with %s" % (l, status_text(r["status"])))
+            fig, wall = r["figure"], r["wall_s"]
+            res[l].append((fig, wall, r["profile"]))
             say("  %s run %d: %s%s" % (l, rep_i + 1, "figure %.6g, " % fig if fig is not None and metric else "",
                                       "%.2f s" % wall))
     rows = []

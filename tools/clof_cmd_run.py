@@ -15,6 +15,13 @@
                c-bo-mcs, tkt-mcs-clh (= clof:tkt-mcs-clh), cr:mcs, glibc ...
 --stats        CLOF_STATS=1: the library prints its statistics at exit.
 --dry-run      print the environment and command instead of running it.
+--force        --select: run even on a machine whose cpus or hierarchy differ
+               from the selection's (refused otherwise, with the difference).
+
+A --select folder whose verdict was "keep glibc's locks" runs the program
+unchanged (no preload library), and says so.  A folder of a selection over
+an emulated or simulated machine (a demonstration) has no artifact and is
+refused.
 
 The program's exit status is clof run's.  A lock name the library does not
 know is refused before the program starts, with the library's list of the
@@ -23,6 +30,7 @@ known ones.
 
 import argparse
 import glob
+import json
 import os
 import shlex
 import subprocess
@@ -42,6 +50,9 @@ def add_arguments(p):
     p.add_argument("--preload", metavar="LIB", help="the preload library (default: the build's "
                                                      "libclof-preload.so)")
     p.add_argument("--dry-run", action="store_true", help="print what would run")
+    p.add_argument("--force", action="store_true",
+                   help="--select: run even when this machine's cpus or hierarchy differ from "
+                        "the selection's")
     p.add_argument("--topology", metavar="FILE", help="--lock: the hierarchy file (CLOF_TOPOLOGY)")
     p.add_argument("--emulate", metavar="SHAPE", help="--lock: an emulated machine (CLOF_EMULATE)")
     p.epilog = ("example: clof run --lock tkt-mcs --stats -- ./my_server   (the same as "
@@ -82,6 +93,49 @@ def read_env_file(path):
             k, v = line.split("=", 1)
             env[k.strip()] = v.strip()
     return env
+
+
+def machine_differs(ctx, d):
+    """the differences between this machine and the one DIR's selection
+    ran on (its params.json): cpus, cpu model, hierarchy levels; [] when
+    none (or when DIR has no params.json: an older folder)"""
+    import clof_select_common as sc
+    try:
+        with open(os.path.join(d, "params.json")) as f:
+            params = json.load(f)
+    except (OSError, ValueError):
+        return []
+    out = []
+    then, now = params.get("machine", {}), sc.machine_info()
+    if then.get("cpus_online") != now["cpus_online"]:
+        out.append("%s cpus there, %s here" % (then.get("cpus_online"), now["cpus_online"]))
+    if then.get("cpu_model") != now["cpu_model"]:
+        out.append("cpu '%s' there, '%s' here" % (then.get("cpu_model"), now["cpu_model"]))
+    hi = params.get("hierarchy", {})
+    if hi.get("source") == "sysfs" and hi.get("levels_available"):
+        a = argparse.Namespace(topology=None, emulate=None, sysfs=None)
+        h = clof_common.load_hierarchy(ctx, a, all_levels=False, cmd=CMD)
+        kinds = [lv["kind"] for lv in h["levels"]]
+        if kinds != hi["levels_available"]:
+            out.append("hierarchy levels %s there, %s here (%s %s)"
+                       % (",".join(hi["levels_available"]), ",".join(kinds), h["source"],
+                          h["origin"]))
+    return out
+
+
+def demo_of(d):
+    """why DIR's selection has no artifact for a real program (emulated or
+    simulated machine), or None"""
+    try:
+        with open(os.path.join(d, "params.json")) as f:
+            params = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if params.get("simulate"):
+        return "simulated machine (%s)" % params["simulate"]
+    if params.get("hierarchy", {}).get("emulated"):
+        return "emulated machine (%s)" % params["hierarchy"].get("origin")
+    return None
 
 
 def check_lock(lib, env):
@@ -126,6 +180,36 @@ def main(args, ctx):
             die("--select %s: not a clof select results folder (no ranking.json)" % d)
         so = os.path.join(d, "libclof-best.so")
         envf = os.path.join(d, "clof-best.env")
+        demo = demo_of(d)
+        if demo:
+            die("--select %s: that selection ran on an %s, a demonstration: it has no "
+                "artifact for a real program; run `clof select` without --emulate/--simulate"
+                % (d, demo))
+        diff = machine_differs(ctx, d)
+        if diff and not args.force:
+            die("--select %s: this machine differs from the selection's (%s); its lock was "
+                "measured there: run `clof select` here, or --force" % (d, "; ".join(diff)))
+        if diff:
+            sys.stderr.write("clof run: --force: this machine differs from the selection's "
+                             "(%s)\n" % "; ".join(diff))
+        keep = os.path.isfile(envf) and not os.path.isfile(so) and \
+            read_env_file(envf).get("CLOF_LOCK") == "glibc"
+        if os.path.isfile(envf) and "CLOF_EMULATE" in read_env_file(envf) and not args.force:
+            die("%s sets CLOF_EMULATE: an emulated hierarchy is not for a real program (an "
+                "older clof select wrote it); run `clof select` again, or --force" % envf)
+        if keep:
+            with open(envf) as f:
+                why = next((l[1:].strip() for l in f if l.startswith("# verdict")), "")
+            sys.stderr.write("clof run: %s: %s; running %s unchanged\n"
+                             % (d, why or "keep glibc's locks", prog[0]))
+            sys.stderr.flush()
+            if args.dry_run:
+                sys.stdout.write(" ".join(map(shlex.quote, prog)) + "\n")
+                return 0
+            try:
+                os.execvp(prog[0], prog)
+            except OSError as e:
+                die("%s: %s" % (prog[0], e.strerror))
         if os.path.isfile(so):
             lib = os.path.abspath(so)
             what = "%s (libclof-best.so)" % d

@@ -14,8 +14,10 @@
 
 1. The hierarchy: this machine's (sysfs), a file (--topology) or an
    emulated machine (--emulate).  When the machine shows one level only
-   (no NUMA, one cache: this 2-vCPU VM) and no hierarchy was given, the
-   documented emulated machine DEFAULT_EMULATE is used instead, and said.
+   (no NUMA, one cache: this 2-vCPU VM) the candidates are the basic locks
+   over that one level (and their cr: versions, asl: where the cpus differ),
+   measured on the real cpus.  An emulated or simulated machine is a
+   demonstration: no artifact (issue 38).
 2. The levels: --levels (default: every level the hierarchy has, at most
    three below system); the system level is always the last.  DIR/hierarchy.topo
    gets exactly these levels, so every lock of the run (the compositions and
@@ -40,15 +42,21 @@
    (below 0.5x the best lock there, clof_rank.oversub_guard) is picked
    while another candidate holds, and the output says when it replaced one
    (or that every candidate collapses).
-6. The artifacts: DIR/clof_best.h and DIR/libclof-best.so for the --pick
-   policy's lock (LC by default, as the paper's section 5.3 uses), and the
-   report (clof report DIR) unless --no-report.
+6. The verdict (clof_rank.verdict), the first line of the output, of
+   ranking.txt and of the report: glibc's mutex is ranked like every
+   candidate on this machine's cpus; "use LOCK" only when the interval of
+   its per-round ratios to glibc clears 1, else "keep glibc's locks" and why.
+7. The artifacts, for a "use" verdict on this machine's cpus: DIR/clof_best.h
+   and DIR/libclof-best.so for the --pick policy's lock (LC by default, as
+   the paper's section 5.3 uses); for "keep glibc", clof-best.env with
+   CLOF_LOCK=glibc and the verdict; the report (clof report DIR) unless
+   --no-report.  --workload cmd: tools/clof_select_cmd.py.
 """
 
+import argparse
 import datetime
 import json
 import os
-import platform
 import random
 import shlex
 import shutil
@@ -60,16 +68,18 @@ import time
 import clof_common
 import clof_rank
 import clof_select_best as best
+import clof_select_cmd
+import clof_select_rw
+from clof_select_common import (  # noqa: F401 (also this module's names, as before)
+    DEFAULT_EMULATE, LOCK_ALIASES, MAX_COMPOSITION_LEVELS, Progress, choose_hierarchy,
+    choose_levels,
+    default_threads, demo_reason, die, hetero, exit_status, fmt_s, hierarchy_file, loadavg,
+    machine_info,
+    oversub_threads, parse_threads, preflight, run_bench)
 
-DEFAULT_EMULATE = "numa:2,cache:2,core:2"
 DEFAULT_LOCKS = "tkt,mcs,clh,hem"
 DEFAULT_BASELINES = "mcs,hmcs,cna,c-bo-mcs,pthread"
-MAX_COMPOSITION_LEVELS = 4   # clof-bench's registry (gen_compositions.py --max-levels)
 
-# names users may write for the basic locks of compositions
-LOCK_ALIASES = {"tkt": "tkt", "ticket": "tkt", "mcs": "mcs", "clh": "clh", "hem": "hem",
-                "hemlock": "hem", "hemlock_ctr": "hem", "hemctr": "hem",
-                "hemnc": "hemnc", "ptl": "ptl", "tas": "tas", "ttas": "ttas", "bo": "bo"}
 BASELINE_ALIASES = {"glibc": "pthread", "c_bo_mcs": "c-bo-mcs"}
 
 CMD = "select"
@@ -93,12 +103,13 @@ def add_arguments(p):
                         "runs may use; 'none': no oversubscribed count)")
     p.add_argument("--duration", type=float, default=0.25, metavar="S",
                    help="seconds per run (default 0.25)")
-    p.add_argument("--runs", type=int, default=3, metavar="R",
-                   help="runs of every lock and thread count, interleaved; the median counts "
-                        "(default 3)")
-    p.add_argument("--workload", choices=("bench", "leveldb"), default="bench",
-                   help="clof-bench (default) or the LevelDB readrandom driver under "
-                        "the preload library (2- and 3-level compositions)")
+    p.add_argument("--runs", type=int, default=5, metavar="R",
+                   help="runs of every lock and thread count, interleaved; the median counts, "
+                        "and 5 or more give the verdict's 90%% interval against glibc (default 5)")
+    p.add_argument("--workload", choices=("bench", "leveldb", "cmd"), default="bench",
+                   help="clof-bench (default), the LevelDB readrandom driver under "
+                        "the preload library (2- and 3-level compositions), or cmd: "
+                        "the program after -- (tools/clof_select_cmd.py)")
     p.add_argument("--baselines", default=DEFAULT_BASELINES, metavar="LIST",
                    help="other locks run next to the compositions (default %s; "
                         "'none' for none)" % DEFAULT_BASELINES)
@@ -131,6 +142,19 @@ def add_arguments(p):
                         "build tree is up to date, else it compiles the preload library)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     clof_common.add_topology_flags(p)
+    c = p.add_argument_group("your program as the benchmark (clof select --workload cmd "
+                             "-- PROGRAM ARGS)")
+    c.add_argument("--metric", metavar="REGEX",
+                   help="cmd: the program's figure, the first group of REGEX in its output "
+                        "(default: its run time)")
+    c.add_argument("--lower-is-better", action="store_true",
+                   help="cmd: a lower --metric figure is better (a latency)")
+    c.add_argument("--repeat", type=int, default=5, metavar="N",
+                   help="cmd: interleaved rounds, every candidate once per round (default 5)")
+    c.add_argument("--timeout", type=float, metavar="S",
+                   help="cmd: seconds a run may take before it is killed and counts as failed")
+    p.add_argument("program", nargs=argparse.REMAINDER, metavar="PROGRAM [ARGS...]",
+                   help="--workload cmd: the program and its arguments (after --)")
     p.epilog = ("example: clof select --threads 1,2,4 --duration 0.25 --out sel   "
                 "(then: clof run --select sel -- PROGRAM)")
     # reader-writer locks: tools/clof_select_rw.py
@@ -145,57 +169,7 @@ def add_arguments(p):
                    help="--rw: the RW locks to rank (default: every one)")
 
 
-def die(msg):
-    clof_common.die(CMD, msg, 2)
-
-
 # ---- arguments ------------------------------------------------------------------
-
-def parse_threads(text):
-    out = []
-    for part in text.split(","):
-        part = part.strip()
-        try:
-            n = int(part)
-        except ValueError:
-            die("--threads: expected a comma-separated list of thread counts, got '%s'" % part)
-        if n < 1:
-            die("--threads: thread counts must be at least 1, got %d" % n)
-        if n > 4096:
-            die("--threads: at most 4096 threads (clof-bench), got %d" % n)
-        if n not in out:
-            out.append(n)
-    return sorted(out)
-
-
-def oversub_threads(text, cpus, threads):
-    """(t_over, added): the oversubscribed thread count -- --oversub N
-    (above cpus), 'none' (0), default 2 x cpus -- and whether it has to be
-    added to the thread counts (it is not one of them already)"""
-    if text is not None and text.strip() == "none":
-        return 0, False
-    if text is None:
-        t = 2 * max(cpus, 1)
-    else:
-        try:
-            t = int(text)
-        except ValueError:
-            die("--oversub: expected a thread count or 'none', got '%s'" % text)
-        if t <= cpus:
-            die("--oversub: %d threads is not above the %d cpus the runs may use" % (t, cpus))
-    if t > 4096:
-        die("--oversub: at most 4096 threads (clof-bench), got %d" % t)
-    return t, t not in threads
-
-
-def default_threads(ncpus):
-    out, t = [], 1
-    while t < ncpus:
-        out.append(t)
-        t *= 2
-    out.append(ncpus)
-    return out
-
 
 def parse_locks(text):
     out = []
@@ -225,165 +199,7 @@ def compositions(abbrs, m):
     return ["-".join(c) for c in itertools.product(abbrs, repeat=m)]
 
 
-def machine_info():
-    model = ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
-    except OSError:
-        pass
-    return {"hostname": platform.node(), "arch": platform.machine(), "cpu_model": model,
-            "cpus_online": os.cpu_count(), "kernel": platform.release()}
-
-
-def loadavg():
-    try:
-        return round(os.getloadavg()[0], 2)
-    except OSError:
-        return None
-
-
-# ---- hierarchy ------------------------------------------------------------------
-
-def choose_hierarchy(ctx, args):
-    """(json of the full hierarchy, note) -- falls back to DEFAULT_EMULATE on a
-    one-level machine when no hierarchy was given"""
-    note = ""
-    explicit = args.topology or args.emulate or os.environ.get("CLOF_TOPOLOGY") \
-        or os.environ.get("CLOF_EMULATE")
-    h = clof_common.load_hierarchy(ctx, args, all_levels=False, cmd=CMD)
-    if len(h["levels"]) == 1 and not explicit:
-        note = ("This machine (%s) shows one level only (%s cpus, no NUMA nodes or cache groups "
-                "to compose over): the compositions run on the emulated machine %s instead. "
-                "Emulated means virtual cpus: each thread gets a virtual cpu of that hierarchy "
-                "and the locks build their trees over it, so the run shows the cost of each "
-                "composition's levels and how it keeps handovers inside cohorts -- not the "
-                "speed of a real multi-level machine, whose cache-line transfers differ by "
-                "level" % (platform.node(), h["ncpus"], DEFAULT_EMULATE))
-        args.emulate = DEFAULT_EMULATE
-        h = clof_common.load_hierarchy(ctx, args, all_levels=False, cmd=CMD)
-    return h, note
-
-
-def choose_levels(h, text):
-    kinds = [lv["kind"] for lv in h["levels"]]
-    below = kinds[:-1]
-    if text is None:
-        chosen = below[-(MAX_COMPOSITION_LEVELS - 1):] if below else []
-        dropped = below[:len(below) - len(chosen)]
-        return chosen + ["system"], dropped
-    chosen = []
-    for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
-        if part not in kinds:
-            die("--levels: level '%s' is not in the hierarchy (%s %s); its levels are: %s"
-                % (part, h["source"], h["origin"], ", ".join(kinds)))
-        if part != "system" and part not in chosen:
-            chosen.append(part)
-    chosen.sort(key=kinds.index)
-    if len(chosen) + 1 > MAX_COMPOSITION_LEVELS:
-        die("--levels: %d levels with system, but clof-bench has compositions of at most %d "
-            "levels (tools/gen_compositions.py --max-levels); choose at most %d below system"
-            % (len(chosen) + 1, MAX_COMPOSITION_LEVELS, MAX_COMPOSITION_LEVELS - 1))
-    return chosen + ["system"], []
-
-
-def hierarchy_file(h, levels, path, ctx):
-    """write the hierarchy with only `levels` to path; check it"""
-    import clof_levels as lv
-    full = lv.from_json(h)
-    keep = [l for l in full["levels"] if l["kind"] in levels]
-    sub = {"cpus": full["cpus"], "levels": keep, "core_types": full.get("core_types", {})}
-    text = lv.hierarchy_text(sub, name="clof select: %s of %s" % (",".join(levels), h["origin"]),
-                             comments=["levels %s of %s %s%s" % (
-                                 ",".join(levels), h["source"], h["origin"],
-                                 " (emulated)" if h.get("emulated") else "")])
-    with open(path, "w") as f:
-        f.write(text)
-    chk = subprocess.run([ctx.helper("clof-topology"), "--check", path],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if chk.returncode != 0:
-        die("the hierarchy file %s does not check: %s" % (path, chk.stderr.strip()))
-    return text
-
-
-# ---- progress ---------------------------------------------------------------------
-
-def fmt_s(s):
-    s = int(round(s))
-    return "%dm%02ds" % (s // 60, s % 60) if s >= 60 else "%ds" % s
-
-
-class Progress:
-    def __init__(self, total, quiet):
-        self.total, self.done, self.quiet = total, 0, quiet
-        self.t0 = time.time()
-        self.tty = sys.stderr.isatty()
-        self.last = 0.0
-
-    def step(self, what):
-        self.done += 1
-        if self.quiet:
-            return
-        now = time.time()
-        el = now - self.t0
-        eta = el / self.done * (self.total - self.done)
-        pct = 100.0 * self.done / self.total
-        bar = "#" * int(pct / 5) + "-" * (20 - int(pct / 5))
-        line = "clof select: [%s] %d/%d %3.0f%% elapsed %s ETA %s  %s" % (
-            bar, self.done, self.total, pct, fmt_s(el), fmt_s(eta), what)
-        if self.tty:
-            sys.stderr.write("\r\033[K" + line[:150])
-            if self.done == self.total:
-                sys.stderr.write("\n")
-        elif now - self.last >= 10 or self.done == self.total:
-            sys.stderr.write(line + "\n")
-            self.last = now
-        sys.stderr.flush()
-
-
-# ---- one run ------------------------------------------------------------------------
-
-def run_bench(ctx, args, lock, threads, topo_flags, label, seed):
-    argv = [ctx.helper("clof-bench"), "--lock", lock, "--threads", str(threads),
-            "--duration", str(args.duration), "--cs-lines", str(args.cs_lines),
-            "--non-cs", str(args.non_cs), "--seed", str(seed), "--label", label,
-            "--json"] + topo_flags
-    try:
-        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           timeout=60 + 20 * args.duration)
-    except subprocess.TimeoutExpired:
-        return None, "timed out (hung?): %s" % " ".join(map(shlex.quote, argv))
-    rec = None
-    for line in r.stdout.splitlines():
-        if line.startswith("{"):
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                pass
-    if r.returncode != 0 or rec is None:
-        return rec, "exit %d: %s" % (r.returncode, (r.stderr.strip() or r.stdout.strip())[-300:])
-    return rec, None
-
-
-def preflight(ctx, topo_flags):
-    """one 10 ms run of mcs: clof-bench accepts the hierarchy flags (exit 2
-    and its message otherwise); returns its record"""
-    argv = [ctx.helper("clof-bench"), "--lock", "mcs", "--threads", "1", "--duration", "0.01",
-            "--json"] + topo_flags
-    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       timeout=120)
-    if r.returncode != 0:
-        die("clof-bench %s: %s" % (" ".join(topo_flags),
-                                   r.stderr.strip().replace("clof-bench: ", "") or
-                                   "exit %d" % r.returncode))
-    for line in r.stdout.splitlines():
-        if line.startswith("{"):
-            return json.loads(line)
-    die("clof-bench printed no JSON record: %s" % r.stdout[-200:])
-
+# ---- one run (clof-bench's: clof_select_common.run_bench) ----------------------------
 
 def preload_lib(ctx):
     for d in (os.path.join(ctx.bindir, "..", "lib"), os.path.join(ctx.bindir, "..", "lib64")):
@@ -448,23 +264,14 @@ def run_leveldb(ctx, args, lock, threads, env_topo, label, seed):
     return rec, None
 
 
-def exit_status(failures, picked, out):
-    """select's exit status (0: a pick and no failed run), saying the first
-    failed runs on stderr (also used by clof_select_rw.py)"""
-    if failures:
-        sys.stderr.write("clof select: %d runs failed (see %s): %s\n" % (
-            len(failures), os.path.join(out, "params.json"),
-            "; ".join("%s t=%d: %s" % (x["lock"], x["threads"], x["error"][:120])
-                      for x in failures[:3])))
-        return 1
-    return 0 if picked else 1
-
-
 # ---- main -----------------------------------------------------------------------------
 
 def main(args, ctx):
+    if args.workload == "cmd":
+        return clof_select_cmd.main(args, ctx)
+    if args.program and args.program != ["--"]:
+        die("a program (%s) goes with --workload cmd" % " ".join(args.program))
     if args.rw:
-        import clof_select_rw
         return clof_select_rw.main(args, ctx)
     t_start = time.time()
     if args.duration <= 0:
@@ -512,10 +319,14 @@ def main(args, ctx):
         except ValueError as e:
             die("--weights: %s" % e)
 
+    demo = demo_reason(h, args)
     cands = compositions(abbrs, m)
     missing = [c for c in cands if c not in known]
     # concurrency restriction over the candidates clof-bench has it for
     cr_cands = [c for c in ["cr:" + x for x in cands] if c in known]
+    # asymmetric locks where the cpus differ (core types), as clof-bench has them
+    if hetero(h):
+        cr_cands += [c for c in ["asl:" + x for x in cands] if c in known]
     if missing:
         die("clof-bench has no %s (%d of the %d compositions of %s over %d levels are missing); "
             "it has compositions of the basic locks tkt mcs clh hem over 2..%d levels "
@@ -523,6 +334,7 @@ def main(args, ctx):
             % (", ".join(missing[:6]) + (" ..." if len(missing) > 6 else ""), len(missing),
                len(cands), ",".join(abbrs), m, MAX_COMPOSITION_LEVELS))
     baselines = []
+    one_level_off = []
     if args.baselines.strip() != "none":
         for b in args.baselines.split(","):
             b = clof_common.lock_name(CMD, ctx, b)  # the lock grammar (docs/locks.md)
@@ -530,6 +342,10 @@ def main(args, ctx):
                 die("--baselines: clof-bench has no lock %s (clof locks lists the names)" % b)
             if b not in cands and b not in baselines:
                 baselines.append(b)
+        if m == 1 and args.baselines == DEFAULT_BASELINES:
+            # hierarchical and cohort locks have nothing to compose over on one level
+            one_level_off = [b for b in baselines if b in ("hmcs", "c-bo-mcs")]
+            baselines = [b for b in baselines if b not in one_level_off]
     if args.simulate:
         # glibc and Concurrency Kit do not go through the atomics shim
         off = [b for b in baselines if b == "pthread" or b.startswith("ck-")]
@@ -578,6 +394,12 @@ def main(args, ctx):
         preflight(ctx, topo_flags)
     cands_all = cands + cr_cands
     locks = cands_all + baselines
+    # glibc competes (issue 38): on this machine's cpus it is ranked like every
+    # candidate; on an emulated or simulated machine it stays a baseline (its
+    # runs do not see the virtual cpus)
+    glibc = "pthread" if "pthread" in baselines and not demo else None
+    rank_cands = cands_all + ([glibc] if glibc else [])
+    rank_extra = [b for b in baselines if b != glibc]
     total = len(locks) * len(run_threads) * args.runs
     params = {
         "command": "clof select " + " ".join(map(shlex.quote, sys.argv[2:])),
@@ -596,19 +418,25 @@ def main(args, ctx):
         "seed": args.seed,
         "keys": args.keys if args.workload == "leveldb" else None,
         "simulate": args.simulate,
+        "demo": demo, "glibc_competes": bool(glibc), "baselines_one_level_off": one_level_off,
         "policy": {"weights": args.weights, "normalize": args.normalize, "pick": args.pick},
         "loadavg_1min_before": loadavg(),
     }
     say = (lambda s: None) if args.quiet else (lambda s: sys.stderr.write("clof select: " + s + "\n"))
     if note:
         say(note)
+    if demo:
+        say("no artifact: " + demo)
+    if one_level_off:
+        say("%s left out: hierarchical locks have one level to compose over here"
+            % ", ".join(one_level_off))
     if dropped:
         say("levels %s left out (compositions have at most %d levels); use --levels to choose"
             % (",".join(dropped), MAX_COMPOSITION_LEVELS))
-    say("%d compositions of %s over %s (%s %s) + %d cr: + %d baselines, threads %s%s, %d runs "
+    say("%d %s of %s over %s (%s %s) + %d cr: + %d baselines, threads %s%s, %d runs "
         "of %gs: %d runs -> %s"
-        % (len(cands), ",".join(abbrs), ",".join(levels), h["source"], h["origin"],
-           len(cr_cands), len(baselines), ",".join(map(str, threads)),
+        % (len(cands), "basic locks" if m == 1 else "compositions", ",".join(abbrs),
+           ",".join(levels), h["source"], h["origin"], len(cr_cands), len(baselines), ",".join(map(str, threads)),
            (" + %d (oversubscribed: %d cpus)" % (t_over, run_cpus)) if added_over else
            ("; oversubscribed: %d (%d cpus)" % (t_over, run_cpus)) if t_over else "",
            args.runs, args.duration, total, out))
@@ -648,20 +476,23 @@ def main(args, ctx):
 
     # ranking
     table = clof_rank.aggregate([x for x in records if "failed" not in x])
-    rk = clof_rank.rank(table, threads, cands_all, user_weights=user_w,
-                        normalize=args.normalize, extra=baselines)
-    over = clof_rank.oversub_guard(rk, table, t_over, run_cpus, cands_all, baselines)
+    rk = clof_rank.rank(table, threads, rank_cands, user_weights=user_w,
+                        normalize=args.normalize, extra=rank_extra)
+    over = clof_rank.oversub_guard(rk, table, t_over, run_cpus, rank_cands, rank_extra)
     if over:
         for p_ in clof_rank.POLICIES:
             note_ = over["policies"].get(p_, {}).get("note")
             if note_:
                 sys.stderr.write("clof select: %s-best: %s\n" % (p_.upper(), note_))
     rk["table"] = {lk: {str(t): v for t, v in byt.items()} for lk, byt in table.items()}
-    rk["candidates"] = cands_all
-    rk["baselines"] = baselines
+    rk["candidates"] = rank_cands
+    rk["baselines"] = rank_extra
     rk["pick"] = args.pick
+    rk["guards"] = clof_rank.guards(rk)
     picked = rk[args.pick + "_best"]
     rk["picked"] = picked
+    vd = select_verdict(rk, records, picked, glibc, run_threads, args.pick, demo)
+    rk["verdict"] = params["verdict"] = vd
     with open(os.path.join(out, "ranking.json"), "w") as f:
         json.dump(rk, f, indent=1, sort_keys=True)
     text = ranking_text(rk, params)
@@ -669,9 +500,20 @@ def main(args, ctx):
         f.write(text)
     sys.stdout.write(text)
 
-    # artifacts
+    # artifacts: only for this machine's cpus, and only a lock that beats glibc's
     arts = {}
-    if picked and not args.no_artifacts and not args.simulate:
+    for f_ in ("clof_best.h", "libclof-best.so", "clof-best.env"):
+        if os.path.exists(os.path.join(out, f_)):  # never leave an earlier selection's
+            os.remove(os.path.join(out, f_))
+    if picked and not args.no_artifacts and not demo and not vd["use"]:
+        with open(os.path.join(out, "clof-best.env"), "w") as f:
+            f.write("# %s\n# clof run --select %s runs the program unchanged, on glibc's locks\n"
+                    "CLOF_LOCK=glibc\n" % (vd["line"], out))
+        arts["clof-best.env"] = {"ok": True, "lock": "glibc"}
+        arts["note"] = ("no clof_best.h or libclof-best.so: keep glibc's locks (%s)"
+                        % vd["reason"])
+        say(arts["note"])
+    elif picked and not args.no_artifacts and not demo:
         info = {"machine": "%s (%s)" % (params["machine"]["hostname"], params["machine"]["cpu_model"]),
                 "origin": "%s %s, levels %s" % (h["source"], h["origin"], ",".join(levels)),
                 "emulated": h.get("emulated"), "date": params["date"],
@@ -704,8 +546,8 @@ def main(args, ctx):
         arts["hierarchy.topo"] = {"ok": True}
         say("clof_best.h: %s (%s-best)" % (picked, args.pick.upper()))
         say("libclof-best.so: %s" % msg)
-    elif args.simulate and picked:
-        arts["note"] = "simulated machine: no artifacts (they would not match a real machine)"
+    elif demo and picked:
+        arts["note"] = "no artifact: " + demo
     params["artifacts"] = arts
     params["wall_s"] = round(time.time() - t_start, 1)
     with open(os.path.join(out, "params.json"), "w") as f:
@@ -724,7 +566,23 @@ def main(args, ctx):
         say("report: %s (and report.html)" % os.path.join(out, "report.md"))
     if not args.quiet:
         clof_common.wrote(CMD, sorted(os.path.join(out, f) for f in os.listdir(out)))
+    say(vd["line"])
     return exit_status(failures, picked, out)
+
+
+def select_verdict(rk, records, picked, glibc, run_threads, pick, demo):
+    """the verdict (clof_rank.verdict) of the pick against glibc's mutex"""
+    why = " (%s-best)" % pick.upper()
+    if demo:
+        return {"use": False, "winner": picked, "ref": glibc, "per_threads": [],
+                "reason": demo, "line": "verdict: no artifact -- " + demo}
+    if glibc is None:
+        reason = "ranked among clof's locks only: glibc was not measured (--baselines)"
+        return {"use": picked is not None, "winner": picked, "ref": None, "per_threads": [],
+                "reason": reason, "line": "verdict: use %s%s -- %s" % (picked, why, reason)
+                if picked else "verdict: no lock -- no candidate completed its runs"}
+    ok = [x for x in records if "failed" not in x]
+    return clof_rank.verdict(ok, picked, glibc, run_threads, why_winner=why)
 
 
 def heatmap(ctx, args, out):
@@ -750,49 +608,63 @@ def heatmap(ctx, args, out):
                          % rc)
 
 
-def ranking_text(rk, params):
-    th = rk["threads"]
-    hi = params["hierarchy"]
-    lines = ["clof select: %d compositions of %s over %s (%s %s%s), threads %s, %d runs of %gs "
-             "(median), workload %s" % (params["compositions"], ",".join(params["abbreviations"]),
-                                        ",".join(hi["levels"]), hi["source"], hi["origin"],
-                                        ", EMULATED" if hi["emulated"] else "",
-                                        ",".join(map(str, th)), params["runs"],
-                                        params["duration_s"], params["workload"])]
-    lines += clof_rank.weights_text(rk)
-    lines.append("load average (1 min) before %s, after %s" % (
-        params.get("loadavg_1min_before"), params.get("loadavg_1min_after")))
-    lines.append("")
+def table_lines(rk, th, show=None):
+    """the ranking table: the candidates by HC score, each excluded one
+    with the guard that excluded it (HC-best and LC-best are then the best
+    scores among the rest), then the baselines (scored, not ranked).
+    show: the most candidates listed (the marked ones always are)"""
     marks = {}
     for key, tag in (("hc_best", "HC-best"), ("lc_best", "LC-best"), ("worst", "worst")):
-        if rk[key]:
+        if rk.get(key):
             marks.setdefault(rk[key], []).append(tag)
-    hdr = "%-16s %7s %7s " % ("lock", "HC", "LC") + " ".join("%10s" % ("t=%d" % t) for t in th)
-    lines.append(hdr + "   (Mops/s, median)")
+    guards = rk.get("guards", {})
+    w = max([len(x) for x in rk["candidates"] + rk["baselines"]] + [16])
+    lines = ["%-*s %7s %7s " % (w, "lock", "HC", "LC") + " ".join("%10s" % ("t=%d" % t) for t in th)
+             + "   (Mops/s, median)"]
 
     def row(lk):
         sc = rk["scores"][lk]
         tp = rk["table"].get(lk, {})
         cells = " ".join("%10s" % ("%.3f" % (tp[str(t)] / 1e6) if tp.get(str(t)) else "-")
                          for t in th)
-        return "%-16s %7.3f %7.3f %s  %s" % (lk, sc["hc"], sc["lc"], cells,
-                                             ", ".join(marks.get(lk, [])))
-    shown = []
-    for key in ("hc_best", "lc_best", "worst"):
-        if rk[key] and rk[key] not in shown:
-            shown.append(rk[key])
-    for lk in rk["order"]["hc"][:5]:
-        if lk not in shown:
-            shown.append(lk)
-    for lk in shown:
-        lines.append(row(lk))
+        notes = marks.get(lk, []) + ([guards[lk]] if lk in guards else [])
+        if lk == "pthread":
+            notes.append("glibc")
+        return ("%-*s %7.3f %7.3f %s  %s" % (w, lk, sc["hc"], sc["lc"], cells,
+                                             ", ".join(notes))).rstrip()
+    order = sorted(rk["candidates"], key=lambda c: (-rk["scores"][c]["hc"], c))
+    shown = [lk for i, lk in enumerate(order)
+             if show is None or i < show or lk in marks or lk == "pthread"]
+    lines += [row(lk) for lk in shown]
+    if len(shown) < len(order):
+        lines.append("(%d more candidates in ranking.json)" % (len(order) - len(shown)))
     if rk["baselines"]:
-        lines.append("baselines:")
-        for lk in rk["baselines"]:
-            lines.append(row(lk))
-    lines.append("(%d compositions ranked; all in ranking.json)" % len(rk["order"]["hc"]))
-    if rk["incomplete"]:
-        lines.append("not ranked (a run failed): " + " ".join(rk["incomplete"]))
+        lines.append("baselines (scored, not ranked):")
+        lines += [row(lk) for lk in rk["baselines"]]
+    return lines
+
+
+def ranking_text(rk, params):
+    th = rk["threads"]
+    hi = params["hierarchy"]
+    lines = []
+    if rk.get("verdict"):
+        lines.append(rk["verdict"]["line"])
+    lines.append("clof select: %d %s of %s over %s (%s %s%s), threads %s, %d runs of %gs "
+                 "(median), workload %s" % (params["compositions"],
+                                            "basic locks" if len(hi["levels"]) == 1
+                                            else "compositions", ",".join(params["abbreviations"]),
+                                            ",".join(hi["levels"]), hi["source"], hi["origin"],
+                                            ", EMULATED" if hi["emulated"] else "",
+                                            ",".join(map(str, th)), params["runs"],
+                                            params["duration_s"], params["workload"]))
+    if params.get("glibc_competes"):
+        lines.append("glibc's mutex (pthread) is ranked like every candidate")
+    lines += clof_rank.weights_text(rk)
+    lines.append("load average (1 min) before %s, after %s" % (
+        params.get("loadavg_1min_before"), params.get("loadavg_1min_after")))
+    lines.append("")
+    lines += table_lines(rk, th, show=12)
     over = rk.get("oversub")
     if over:
         lines.append("")

@@ -218,3 +218,150 @@ def oversub_guard(rk, table, t_over, cpus, candidates, others=()):
     rk["oversub"] = out
     return out
 
+
+
+# ---- the verdict against glibc (issue 38) ------------------------------------------
+
+def median_interval(xs, level):
+    """The distribution-free interval of the median of xs at confidence at
+    least `level`: (lo, hi, exact level), or None when len(xs) is too small
+    for any order-statistic interval to reach `level`.  The order statistics
+    [x(k), x(n+1-k)] with the largest k for which the median lies outside
+    them with probability at most 1 - level whatever the distribution (the
+    sign test's interval: binomial(n, 1/2)).  bench/preload/summarize.py
+    uses it too."""
+    xs = sorted(xs)
+    n = len(xs)
+    best = None
+    # P(B <= j) for B ~ binomial(n, 1/2): the median is below x(k) only if
+    # at most k-1 of the n values are below it
+    tail = 0.0
+    for k in range(1, n // 2 + 1):
+        tail += math.comb(n, k - 1) / 2.0 ** n   # P(B <= k-1)
+        cover = 1.0 - 2.0 * tail
+        if cover >= level:
+            best = (xs[k - 1], xs[n - k], cover)
+        else:
+            break
+    return best
+
+
+def min_repeats(level):
+    """the fewest values whose median has an interval at `level`"""
+    n = 1
+    while median_interval(list(range(n)), level) is None:
+        n += 1
+    return n
+
+
+def paired_ratios(records, lock, ref, threads, key="ops_per_s", round_key="select_run",
+                  lower_is_better=False):
+    """lock / ref at `threads`, one ratio per interleaved round that has both
+    (rounds run seconds apart, so a change of the machine's speed moves both);
+    a ratio above 1 means lock is better (for a figure where lower is better
+    the ratio is ref / lock)"""
+    def by_round(name):
+        out = {}
+        for r in records:
+            if r.get("lock") == name and int(r.get("threads", -1)) == int(threads) \
+                    and r.get(key) is not None and "failed" not in r:
+                out[r.get(round_key)] = float(r[key])
+        return out
+    a, b = by_round(lock), by_round(ref)
+    out = []
+    for k in sorted(a, key=str):
+        if k in b and a[k] > 0 and b[k] > 0:
+            out.append(b[k] / a[k] if lower_is_better else a[k] / b[k])
+    return out
+
+
+FLOOR = 0.9  # the verdict: no interval of the winner may reach below this ratio
+
+
+def verdict(records, winner, ref, threads, level=0.9, key="ops_per_s", round_key="select_run",
+            lower_is_better=False, ref_label="glibc", why_winner=""):
+    """Whether to use `winner` instead of `ref` (glibc's locks), from the
+    per-round ratios at every thread count and their median's
+    distribution-free interval at `level`.  "use" only when the interval
+    lies above 1 at one thread count at least, below 1 at none, and reaches
+    below FLOOR (0.9x the reference) at none -- a lock that may be more than
+    10% slower somewhere (typically where threads outnumber cpus) is not
+    handed out; else keep the reference, with the reason.  Returns {use, winner, ref,
+    level, per_threads: [{threads, n, median, lo, hi, state}], reason,
+    line} (state: above, below, holds, too-few)."""
+    out = {"winner": winner, "ref": ref, "level": level, "per_threads": [], "use": False}
+    if winner is None:
+        out["reason"] = "no candidate completed its runs"
+        out["line"] = "verdict: keep %s's locks -- %s" % (ref_label, out["reason"])
+        return out
+    if winner == ref:
+        out["reason"] = "%s ranks first itself%s" % (ref_label, why_winner)
+        out["line"] = "verdict: keep %s's locks -- %s" % (ref_label, out["reason"])
+        return out
+    cells = []
+    for t in threads:
+        rs = paired_ratios(records, winner, ref, t, key, round_key, lower_is_better)
+        cell = {"threads": int(t), "n": len(rs), "median": statistics.median(rs) if rs else None,
+                "lo": None, "hi": None}
+        iv = median_interval(rs, level) if rs else None
+        if iv is None:
+            cell["state"] = "too-few"
+        else:
+            cell["lo"], cell["hi"] = iv[0], iv[1]
+            cell["state"] = "above" if iv[0] > 1.0 else ("below" if iv[1] < 1.0 else "holds")
+        out["per_threads"].append(cell)
+        if cell["median"] is None:
+            cells.append("t=%d -" % t)
+        elif cell["lo"] is None:
+            cells.append("t=%d %.2fx (n=%d)" % (t, cell["median"], cell["n"]))
+        else:
+            cells.append("t=%d %.2fx [%.2f-%.2f]" % (t, cell["median"], cell["lo"], cell["hi"]))
+    states = [c["state"] for c in out["per_threads"]]
+    ratios = "; %s / %s (median of the per-round ratios [%d%% interval]): %s" % (
+        winner, ref_label, round(100 * level), ", ".join(cells))
+    below = [str(c["threads"]) for c in out["per_threads"] if c["state"] == "below"]
+    above = [str(c["threads"]) for c in out["per_threads"] if c["state"] == "above"]
+    risk = ["t=%d reaches %.2fx" % (c["threads"], c["lo"]) for c in out["per_threads"]
+            if c["lo"] is not None and c["lo"] < FLOOR and c["state"] != "below"]
+    if below:
+        out["reason"] = "%s is slower than %s at t=%s (interval below 1)" % (
+            winner, ref_label, ",".join(below))
+    elif above and risk:
+        out["reason"] = ("%s is faster than %s at t=%s, but its interval %s: it may be more "
+                         "than %d%% slower there" % (winner, ref_label, ",".join(above),
+                                                     ", ".join(risk), round(100 * (1 - FLOOR))))
+    elif above:
+        out["use"] = True
+        out["reason"] = ("faster than %s at t=%s (interval above 1), not below %.1fx at any "
+                         "thread count" % (ref_label, ",".join(above), FLOOR))
+    elif states and all(s == "too-few" for s in states):
+        n = max([c["n"] for c in out["per_threads"]] + [0])
+        out["reason"] = ("%d paired repeats per thread count are too few for a %d%% interval "
+                         "(%d are needed: --runs/--repeat %d); %s is not shown to beat %s"
+                         % (n, round(100 * level), min_repeats(level), min_repeats(level),
+                            winner, ref_label))
+    else:
+        out["reason"] = "%s is not shown faster than %s at any thread count (every interval " \
+                        "holds 1)" % (winner, ref_label)
+    if out["use"]:
+        out["line"] = "verdict: use %s%s -- %s%s" % (winner, why_winner, out["reason"], ratios)
+    else:
+        out["line"] = "verdict: keep %s's locks -- %s%s" % (ref_label, out["reason"], ratios)
+    return out
+
+
+def guards(rk):
+    """{lock: why it is excluded} for the candidates the selection cannot
+    pick: a failed run, or a collapse at the oversubscribed count while
+    another candidate holds (oversub_guard)"""
+    out = {lk: "excluded: a run failed" for lk in rk.get("incomplete", [])}
+    over = rk.get("oversub")
+    if over:
+        every = any("every candidate collapses" in (p.get("note") or "")
+                    for p in over.get("policies", {}).values())
+        if not every:
+            for lk in over["collapsed"]:
+                if lk not in out:
+                    out[lk] = "excluded: collapses at %d threads on %d cpus (%.2fx the best there)" \
+                              % (over["threads"], over["cpus"], over["ratio"].get(lk, 0.0))
+    return out

@@ -29,6 +29,7 @@ import sys
 import time
 
 import clof_rank
+import clof_select_common as sel
 
 CMD = "select"
 
@@ -52,7 +53,6 @@ def preload_rw_name(lock):
 
 
 def main(args, ctx):
-    import clof_cmd_select as sel  # its hierarchy, thread and progress helpers
     t_start = time.time()
     if args.duration <= 0:
         die("--duration: must be positive, got %g" % args.duration)
@@ -95,6 +95,7 @@ def main(args, ctx):
     else:
         h, note = sel.choose_hierarchy(ctx, args)
     levels, dropped = sel.choose_levels(h, args.levels)
+    demo = sel.demo_reason(h, args)
     threads = sel.parse_threads(args.threads) if args.threads else \
         sel.default_threads(h["ncpus"] or os.cpu_count() or 1)
     user_w = None
@@ -136,6 +137,7 @@ def main(args, ctx):
         "hierarchy": {"source": h["source"], "origin": h["origin"],
                       "emulated": bool(h.get("emulated")), "levels": levels,
                       "levels_dropped": dropped, "note": note},
+        "demo": demo, "glibc_competes": bool(baselines) and not demo,
         "rw": True, "read_percent": args.read_percent, "rw_pref": args.rw_pref,
         "candidates": cands, "baselines": baselines,
         "threads": threads, "duration_s": args.duration, "runs": args.runs,
@@ -182,27 +184,53 @@ def main(args, ctx):
     params["loadavg_1min_after"] = sel.loadavg()
     params["failures"] = failures
 
-    table = clof_rank.aggregate([x for x in records if "failed" not in x])
-    rk = clof_rank.rank(table, threads, cands, user_weights=user_w, normalize=args.normalize,
-                        extra=baselines)
+    ok = [x for x in records if "failed" not in x]
+    table = clof_rank.aggregate(ok)
+    # glibc's rwlock competes on this machine's cpus (issue 38)
+    glibc = "pthread-rwlock" if "pthread-rwlock" in baselines + cands and not demo else None
+    rank_cands = cands + ([glibc] if glibc and glibc not in cands else [])
+    rank_extra = [b for b in baselines if b != glibc]
+    rk = clof_rank.rank(table, threads, rank_cands, user_weights=user_w,
+                        normalize=args.normalize, extra=rank_extra)
     rk["table"] = {lk: {str(t): v for t, v in byt.items()} for lk, byt in table.items()}
-    rk["candidates"], rk["baselines"], rk["pick"] = cands, baselines, args.pick
+    rk["candidates"], rk["baselines"], rk["pick"] = rank_cands, rank_extra, args.pick
     rk["read_percent"], rk["rw_pref"] = args.read_percent, args.rw_pref
+    rk["guards"] = clof_rank.guards(rk)
     picked = rk[args.pick + "_best"]
     rk["picked"] = picked
+    why = " (%s-best)" % args.pick.upper()
+    if demo:
+        vd = {"use": False, "winner": picked, "ref": glibc, "per_threads": [], "reason": demo,
+              "line": "verdict: no artifact -- " + demo}
+    elif glibc is None:
+        reason = "ranked among clof's rwlocks only: glibc's was not measured (--rw-locks)"
+        vd = {"use": picked is not None, "winner": picked, "ref": None, "per_threads": [],
+              "reason": reason, "line": "verdict: use %s%s -- %s" % (picked, why, reason)}
+    else:
+        vd = clof_rank.verdict(ok, picked, glibc, threads, why_winner=why)
+    rk["verdict"] = params["verdict"] = vd
     with open(os.path.join(out, "ranking.json"), "w") as f:
         json.dump(rk, f, indent=1, sort_keys=True)
     text = ranking_text(rk, params, h)
     with open(os.path.join(out, "ranking.txt"), "w") as f:
         f.write(text)
     sys.stdout.write(text)
-    if picked and not args.simulate:
-        with open(os.path.join(out, "clof-best.env"), "w") as f:
-            f.write("# the selected rwlock for libclof-preload.so at %g%% reads\n"
-                    % args.read_percent)
+    envf = os.path.join(out, "clof-best.env")
+    if os.path.exists(envf):  # never leave an earlier selection's
+        os.remove(envf)
+    if picked and not demo and vd["use"]:
+        with open(envf, "w") as f:
+            f.write("# the selected rwlock for libclof-preload.so at %g%% reads\n# %s\n"
+                    % (args.read_percent, vd["line"]))
             f.write("CLOF_RWLOCK=%s\n" % preload_rw_name(picked))
             for k, v in env_topo.items():
                 f.write("%s=%s\n" % (k, v))
+    elif picked and not demo:
+        with open(envf, "w") as f:
+            f.write("# %s\n# clof run --select %s runs the program unchanged, on glibc's locks\n"
+                    "CLOF_LOCK=glibc\nCLOF_RWLOCK=glibc\n" % (vd["line"], out))
+    if not args.quiet:
+        sys.stderr.write("clof select: %s\n" % vd["line"])
     params["wall_s"] = round(time.time() - t_start, 1)
     with open(os.path.join(out, "params.json"), "w") as f:
         json.dump(params, f, indent=1, sort_keys=True)
@@ -211,7 +239,8 @@ def main(args, ctx):
 
 def ranking_text(rk, params, h):
     th = rk["threads"]
-    lines = ["clof select --rw: %d RW locks at %g%% reads (%s preference) over %s (%s %s%s), "
+    lines = [rk["verdict"]["line"]] if rk.get("verdict") else []
+    lines += ["clof select --rw: %d RW locks at %g%% reads (%s preference) over %s (%s %s%s), "
              "threads %s, %d runs of %gs (median)"
              % (len(rk["candidates"]), rk["read_percent"], rk["rw_pref"],
                 ",".join(params["hierarchy"]["levels"]), h["source"], h["origin"],
@@ -235,12 +264,15 @@ def ranking_text(rk, params, h):
         tp = rk["table"].get(lk, {})
         cells = " ".join("%10s" % ("%.3f" % (tp[str(t)] / 1e6) if tp.get(str(t)) else "-")
                          for t in th)
-        return "%-*s %7.3f %7.3f %s  %s" % (w, lk, sc["hc"], sc["lc"], cells,
-                                            ", ".join(marks.get(lk, [])))
-    for lk in rk["order"]["hc"]:
+        notes = marks.get(lk, []) + ([rk["guards"][lk]] if lk in rk.get("guards", {}) else [])
+        if lk == "pthread-rwlock":
+            notes.append("glibc")
+        return ("%-*s %7.3f %7.3f %s  %s" % (w, lk, sc["hc"], sc["lc"], cells,
+                                             ", ".join(notes))).rstrip()
+    for lk in sorted(rk["candidates"], key=lambda c: (-rk["scores"][c]["hc"], c)):
         lines.append(row(lk))
     if rk["baselines"]:
-        lines.append("baselines:")
+        lines.append("baselines (scored, not ranked):")
         for lk in rk["baselines"]:
             lines.append(row(lk))
     if rk["incomplete"]:

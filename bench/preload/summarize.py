@@ -37,10 +37,14 @@ ten repeats whose single ratios spread over 0.3-1.9 can sit a few hundredths
 either side of a goal by chance, and the interval says how far.
 """
 import json
-import math
+import os
 import statistics
 import sys
 from collections import defaultdict
+
+# the interval of a median: tools/clof_rank.py (clof select's verdict uses it too)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from clof_rank import median_interval  # noqa: E402
 
 _loads = []
 # the layers over a lock, whose NAME:LOCK is compared with LOCK (the "@b"
@@ -75,26 +79,6 @@ def ratios_cell(vals, prog, t, num, den):
         return None, "-"
     m = statistics.median(ratios)
     return m, f"{m:.2f} [{min(ratios):.2f}-{max(ratios):.2f}]"
-
-
-def median_interval(xs, level):
-    """The distribution-free interval of the median of xs at confidence at
-    least `level`: (lo, hi, exact level), or None when len(xs) is too small
-    for any order-statistic interval to reach `level`."""
-    xs = sorted(xs)
-    n = len(xs)
-    best = None
-    # P(B <= j) for B ~ binomial(n, 1/2): the median is below r(k) only if
-    # at most k-1 of the n ratios are below it
-    tail = 0.0
-    for k in range(1, n // 2 + 1):
-        tail += math.comb(n, k - 1) / 2.0 ** n   # P(B <= k-1)
-        cover = 1.0 - 2.0 * tail
-        if cover >= level:
-            best = (xs[k - 1], xs[n - k], cover)
-        else:
-            break
-    return best
 
 
 def ci_cell(vals, prog, t, num, den, level, g, words=("met", "missed", "not resolved")):

@@ -25,6 +25,17 @@ BIN = os.environ.get("CLOF_BINDIR", "")
 CLOF = os.path.join(BIN, "clof")
 
 
+def two_level_topology(path):
+    """a hierarchy file over this machine's cpus with two levels (numa,
+    system): a user's file (--topology), real cpus, so the selection writes
+    its artifacts (an emulated machine writes none)"""
+    n = os.cpu_count() or 1
+    with open(path, "w") as f:
+        f.write("clof-topology 1\nname test: two halves\ncpus 0-%d\n\nlevel numa blocks %d\n\n"
+                "level system\n" % (n - 1, max(1, n // 2)))
+    return path
+
+
 def clof(*argv, timeout=120):
     return subprocess.run([CLOF] + list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True, timeout=timeout)
@@ -156,9 +167,12 @@ class Select(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="clof-wf-")
         cls.out = os.path.join(cls.tmp, "sel")
-        # 2 basic locks, 2 levels (numa, system) of an emulated 4-cpu machine
-        cls.r = clof("select", "--out", cls.out, "--emulate", "numa:2,core:2",
+        # 2 basic locks, 2 levels (numa, system) of a hierarchy file over this
+        # machine's cpus; glibc not measured, so the pick becomes the artifacts
+        topo = two_level_topology(os.path.join(cls.tmp, "two.topo"))
+        cls.r = clof("select", "--out", cls.out, "--topology", topo,
                      "--locks", "tkt,mcs", "--threads", "1,2,4", "--runs", "1",
+                     "--baselines", "mcs,hmcs,cna,c-bo-mcs",
                      "--duration", "0.05", "--no-heatmap", "--no-preload-lib", timeout=170)
 
     @classmethod
@@ -175,7 +189,7 @@ class Select(unittest.TestCase):
             recs = [json.loads(l) for l in f if l.strip()]
         locks = {x["lock"] for x in recs}
         self.assertEqual({"tkt-tkt", "tkt-mcs", "mcs-tkt", "mcs-mcs"} - locks, set())
-        self.assertTrue({"mcs", "hmcs", "cna", "c-bo-mcs", "pthread"} <= locks, locks)
+        self.assertTrue({"mcs", "hmcs", "cna", "c-bo-mcs"} <= locks, locks)
         # + the cr: candidates clof-bench has; the oversubscribed count, 2 x
         # this machine's cpus, is added unless it is one of 1,2,4 already
         self.assertTrue({"cr:tkt-mcs", "cr:mcs-mcs"} <= locks, locks)
@@ -183,11 +197,11 @@ class Select(unittest.TestCase):
         over = 2 * ncpu
         counts = [1, 2, 4] + ([] if over in (1, 2, 4) else [over])
         self.assertEqual({x["threads"] for x in recs}, set(counts))
-        self.assertEqual(len(recs), 11 * len(counts))
+        self.assertEqual(len(recs), 10 * len(counts))
         for x in recs:
             self.assertEqual(x["mutex_check"], "ok")
             self.assertEqual(x["topology"]["levels"], ["numa", "system"])
-            self.assertTrue(x["topology"]["emulated"])
+            self.assertFalse(x["topology"]["emulated"])
         with open(os.path.join(self.out, "ranking.json")) as f:
             rk = json.load(f)
         cands = {"tkt-tkt", "tkt-mcs", "mcs-tkt", "mcs-mcs", "cr:tkt-mcs", "cr:mcs-mcs"}
@@ -196,7 +210,7 @@ class Select(unittest.TestCase):
         # the ranking agrees with clof_rank on the recorded data, the
         # oversubscription guard included
         table = clof_rank.aggregate(recs)
-        bases = ["mcs", "hmcs", "cna", "c-bo-mcs", "pthread"]
+        bases = ["mcs", "hmcs", "cna", "c-bo-mcs"]
         again = clof_rank.rank(table, [1, 2, 4], sorted(cands), extra=bases)
         clof_rank.oversub_guard(again, table, over, ncpu, sorted(cands), bases)
         self.assertEqual((again["hc_best"], again["lc_best"], again["worst"]),
@@ -225,7 +239,7 @@ class Select(unittest.TestCase):
         with open(os.path.join(self.out, "report.md")) as f:
             md = f.read()
         for s in ("HC-best", "LC-best", "worst", "beam.png", "HC weights", "Handover locality",
-                  "EMULATED", "Machine and parameters", "load average"):
+                  "Machine and parameters", "load average"):
             self.assertIn(s, md)
         with open(os.path.join(self.out, "report.html")) as f:
             page = f.read()
@@ -304,7 +318,8 @@ class BestPreload(unittest.TestCase):
         tmp = tempfile.mkdtemp(prefix="clof-wf-")
         try:
             out = os.path.join(tmp, "sel")
-            r = clof("select", "--out", out, "--emulate", "numa:2,core:2", "--locks", "tkt,mcs",
+            topo = two_level_topology(os.path.join(tmp, "two.topo"))
+            r = clof("select", "--out", out, "--topology", topo, "--locks", "tkt,mcs",
                      "--threads", "1,2", "--runs", "1", "--duration", "0.02",
                      "--baselines", "none", "--no-heatmap", "--no-report", timeout=600)
             self.assertEqual(r.returncode, 0, r.stderr)
@@ -392,6 +407,8 @@ class Simulate(unittest.TestCase):
                      timeout=170)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertIn("pthread cannot be simulated", r.stderr)
+            self.assertTrue(r.stdout.startswith("verdict: no artifact -- simulated machine"),
+                            r.stdout[:300])
             with open(os.path.join(out, "results.jsonl")) as f:
                 recs = [json.loads(l) for l in f if l.strip()]
             # 4 compositions + their 2 cr: versions + 4 baselines, at 1, 8 and
@@ -412,6 +429,288 @@ class Simulate(unittest.TestCase):
             self.assertIn("level 'core' is not in the hierarchy", e)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ---- the truth on this machine (issue 38) ----------------------------------------------
+
+FAKE = """#!/bin/sh
+# a program whose figure is fixed: 200 under the lock $FAKE_BEST, else 100
+if [ "${CLOF_LOCK}" = "${FAKE_BEST:-glibc}" ]; then echo "ops: 200"; else echo "ops: 100"; fi
+"""
+
+
+def env_without_hierarchy():
+    return {k: v for k, v in os.environ.items() if k not in ("CLOF_EMULATE", "CLOF_TOPOLOGY")}
+
+
+class Truth(unittest.TestCase):
+    """no emulated hierarchy ever reaches a real run; glibc competes; the
+    verdict; HC-best and LC-best are the best scores past the guards"""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="clof-wf-")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def artifacts(self, out):
+        return [f for f in ("clof_best.h", "libclof-best.so", "clof-best.env")
+                if os.path.exists(os.path.join(out, f))]
+
+    def test_emulated_selection_no_artifact(self):
+        out = os.path.join(self.tmp, "emu")
+        os.makedirs(out)
+        with open(os.path.join(out, "clof-best.env"), "w") as f:  # an earlier selection's
+            f.write("CLOF_LOCK=mcs\n")
+        r = clof("select", "--out", out, "--emulate", "numa:2,core:2", "--locks", "tkt,mcs",
+                 "--threads", "1,2", "--runs", "1", "--duration", "0.02", "--no-heatmap",
+                 "--no-report", "--baselines", "none", "--oversub", "none", timeout=170)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("verdict: no artifact -- emulated machine"), r.stdout)
+        self.assertEqual(self.artifacts(out), [])
+        # clof run refuses it: a demonstration has nothing for a real program
+        e = clof("run", "--select", out, "--dry-run", "--", "true")
+        self.assertEqual(e.returncode, 2, e.stdout)
+        self.assertIn("emulated machine", e.stderr)
+        self.assertNotIn("Traceback", e.stderr)
+        # CLOF_EMULATE in the environment is an emulated machine too
+        out2 = os.path.join(self.tmp, "emu2")
+        env = dict(os.environ, CLOF_EMULATE="numa:2,core:2")
+        r = subprocess.run([CLOF, "select", "--out", out2, "--locks", "tkt,mcs", "--threads",
+                            "1,2", "--runs", "1", "--duration", "0.02", "--no-heatmap",
+                            "--no-report", "--baselines", "none", "--oversub", "none"],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=170)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.artifacts(out2), [])
+
+    def test_rw_emulated_and_keep_glibc(self):
+        """--rw: an emulated machine writes no clof-best.env; on this
+        machine's cpus glibc's rwlock competes and the verdict opens the
+        output (one run: too few rounds for an interval, so keep glibc)"""
+        out = os.path.join(self.tmp, "rwemu")
+        r = clof("select", "--rw", "--out", out, "--emulate", "numa:2,core:2", "--rw-locks",
+                 "rw-central,rw:mcs", "--threads", "1,2", "--runs", "1", "--duration", "0.02",
+                 timeout=170)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("verdict: no artifact -- emulated machine"), r.stdout)
+        self.assertEqual(self.artifacts(out), [])
+        out = os.path.join(self.tmp, "rwreal")
+        r = subprocess.run([CLOF, "select", "--rw", "--out", out, "--rw-locks",
+                            "rw-central,rw:mcs", "--threads", "1,2", "--runs", "1",
+                            "--duration", "0.02"], env=env_without_hierarchy(),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=170)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("verdict: keep glibc's locks"), r.stdout)
+        with open(os.path.join(out, "ranking.json")) as f:
+            self.assertIn("pthread-rwlock", json.load(f)["candidates"])
+        with open(os.path.join(out, "clof-best.env")) as f:
+            env = f.read()
+        self.assertIn("CLOF_RWLOCK=glibc", env)
+        self.assertNotIn("CLOF_EMULATE", env)
+
+    def test_real_selection_real_hierarchy(self):
+        """this machine's own hierarchy (no emulation): the artifacts and the
+        clof run environment carry no CLOF_EMULATE; a folder that does is
+        refused; a folder of another machine is refused unless --force"""
+        out = os.path.join(self.tmp, "real")
+        r = subprocess.run([CLOF, "select", "--out", out, "--locks", "tkt,mcs", "--threads", "1,2",
+                            "--runs", "1", "--duration", "0.02", "--no-heatmap", "--no-report",
+                            "--baselines", "none", "--no-preload-lib"], env=env_without_hierarchy(),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=170)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "params.json")) as f:
+            params = json.load(f)
+        self.assertFalse(params["hierarchy"]["emulated"])
+        for f in self.artifacts(out) + ["hierarchy.topo"]:
+            with open(os.path.join(out, f)) as fh:
+                text = fh.read()
+            self.assertNotIn("CLOF_EMULATE=", text, f)
+            self.assertNotIn("EMULATED: the selection ran on virtual cpus", text, f)
+        with open(os.path.join(out, "clof_best.h")) as f:
+            self.assertIn("#define CLOF_BEST_EMULATED 0", f.read())
+        d = clof("run", "--select", out, "--dry-run", "--", "true")
+        self.assertEqual(d.returncode, 0, d.stderr)
+        self.assertNotIn("CLOF_EMULATE", d.stdout)
+        # an older folder whose clof-best.env sets CLOF_EMULATE
+        with open(os.path.join(out, "clof-best.env"), "a") as f:
+            f.write("CLOF_EMULATE=numa:2,core:2\n")
+        e = clof("run", "--select", out, "--dry-run", "--", "true")
+        self.assertEqual(e.returncode, 2, e.stdout)
+        self.assertIn("sets CLOF_EMULATE", e.stderr)
+        # another machine's selection
+        params["machine"]["cpus_online"] = (os.cpu_count() or 1) + 7
+        with open(os.path.join(out, "params.json"), "w") as f:
+            json.dump(params, f)
+        e = clof("run", "--select", out, "--dry-run", "--", "true")
+        self.assertEqual(e.returncode, 2, e.stdout)
+        self.assertIn("this machine differs from the selection's", e.stderr)
+        self.assertIn("run `clof select` here, or --force", e.stderr)
+        f_ = clof("run", "--select", out, "--force", "--dry-run", "--", "true")
+        self.assertEqual(f_.returncode, 0, f_.stderr)
+
+    def test_hc_lc_rows_match_scores(self):
+        """with glibc competing: HC-best / LC-best are the best scores among
+        the candidates no guard excluded; the excluded ones are in the table
+        with their guard"""
+        out = os.path.join(self.tmp, "rows")
+        r = subprocess.run([CLOF, "select", "--out", out, "--locks", "tkt,mcs,clh", "--threads",
+                            "1,2", "--runs", "2", "--duration", "0.02", "--no-heatmap",
+                            "--no-report", "--baselines", "pthread"], env=env_without_hierarchy(),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=170)
+        self.assertIn(r.returncode, (0, 1), r.stderr)
+        with open(os.path.join(out, "ranking.json")) as f:
+            rk = json.load(f)
+        self.assertIn("pthread", rk["candidates"])
+        guards = rk["guards"]
+        for p in ("hc", "lc"):
+            fine = [c for c in rk["candidates"] if c not in guards]
+            best = max(rk["scores"][c][p] for c in fine)
+            self.assertEqual(rk["scores"][rk[p + "_best"]][p], best, (p, rk[p + "_best"]))
+        lines = r.stdout.splitlines()
+        self.assertTrue(lines[0].startswith("verdict: "), lines[0])
+        rows = {}
+        for ln in lines:
+            parts = ln.split()
+            if len(parts) > 3 and parts[0] in rk["candidates"]:
+                rows[parts[0]] = (float(parts[1]), float(parts[2]), ln)
+        self.assertEqual(set(rows), set(rk["candidates"]))
+        for lk, g in guards.items():
+            self.assertIn(g, rows[lk][2])
+        for col, tag in ((0, "HC-best"), (1, "LC-best")):
+            marked = [lk for lk, v in rows.items() if tag in v[2]]
+            self.assertEqual(len(marked), 1)
+            passed = [v[col] for lk, v in rows.items() if "excluded" not in v[2]]
+            self.assertEqual(rows[marked[0]][col], max(passed), tag)
+
+    def test_verdict_on_fixed_figures(self):
+        """clof_rank.verdict: glibc first -> keep; a lock twice as fast in
+        every round -> use it; too few rounds -> keep, with the reason"""
+        def recs(fig, rounds):
+            out = []
+            for r in range(rounds):
+                for lk, v in fig.items():
+                    out.append({"lock": lk, "threads": 2, "select_run": r, "ops_per_s": v})
+            return out
+        v = clof_rank.verdict(recs({"pthread": 2.0, "mcs": 1.0}, 5), "pthread", "pthread", [2])
+        self.assertFalse(v["use"])
+        self.assertTrue(v["line"].startswith("verdict: keep glibc's locks"))
+        v = clof_rank.verdict(recs({"pthread": 1.0, "mcs": 2.0}, 5), "mcs", "pthread", [2])
+        self.assertTrue(v["use"], v)
+        self.assertEqual(v["per_threads"][0]["state"], "above")
+        self.assertTrue(v["line"].startswith("verdict: use mcs"))
+        v = clof_rank.verdict(recs({"pthread": 1.0, "mcs": 2.0}, 3), "mcs", "pthread", [2])
+        self.assertFalse(v["use"])
+        self.assertIn("too few", v["reason"])
+        v = clof_rank.verdict(recs({"pthread": 2.0, "mcs": 1.0}, 5), "mcs", "pthread", [2])
+        self.assertFalse(v["use"])
+        self.assertIn("slower than glibc", v["reason"])
+        # faster at t=2, but at t=4 (oversubscribed) one round in five at 0.5x
+        rs = recs({"pthread": 1.0, "mcs": 2.0}, 5)
+        for i, x in enumerate([0.5, 1.0, 1.1, 1.2, 1.3]):
+            rs += [{"lock": "pthread", "threads": 4, "select_run": i, "ops_per_s": 1.0},
+                   {"lock": "mcs", "threads": 4, "select_run": i, "ops_per_s": x}]
+        v = clof_rank.verdict(rs, "mcs", "pthread", [2, 4])
+        self.assertFalse(v["use"], v)
+        self.assertIn("t=4 reaches 0.50x", v["reason"])
+
+
+class Cmd(unittest.TestCase):
+    """clof select --workload cmd: the program's own figure; the verdict; a
+    program that fails, prints no figure or hangs: a clear error and a
+    partial report, never a traceback"""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="clof-wf-")
+        cls.fake = os.path.join(cls.tmp, "fake.sh")
+        with open(cls.fake, "w") as f:
+            f.write(FAKE)
+        os.chmod(cls.fake, 0o755)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def select(self, name, *argv, env=None, timeout=170):
+        out = os.path.join(self.tmp, name)
+        e = env_without_hierarchy()
+        e.update(env or {})
+        r = subprocess.run([CLOF, "select", "--workload", "cmd", "--out", out] + list(argv),
+                           env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=timeout)
+        self.assertNotIn("Traceback", r.stderr)
+        return r, out
+
+    def test_glibc_wins(self):
+        r, out = self.select("keep", "--metric", "ops: ([0-9]+)", "--repeat", "3", "--locks",
+                             "tkt,mcs", "--", self.fake)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("verdict: keep glibc's locks"), r.stdout)
+        with open(os.path.join(out, "clof-best.env")) as f:
+            self.assertIn("CLOF_LOCK=glibc", f.read())
+        d = clof("run", "--select", out, "--dry-run", "--", self.fake)
+        self.assertEqual(d.returncode, 0, d.stderr)
+        self.assertNotIn("LD_PRELOAD", d.stdout)  # the program unchanged
+        rep = clof("report", out, "--out", os.path.join(self.tmp, "keep-report"))
+        self.assertEqual(rep.returncode, 2, rep.stderr)
+        self.assertIn("--workload cmd folder", rep.stderr)
+        self.assertNotIn("Traceback", rep.stderr)
+
+    def test_lock_wins(self):
+        r, out = self.select("use", "--metric", "ops: ([0-9]+)", "--repeat", "5", "--locks",
+                             "tkt,mcs", "--", self.fake, env={"FAKE_BEST": "mcs"})
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("verdict: use mcs"), r.stdout)
+        self.assertIn("2.00x [2.00-2.00]", r.stdout)
+        self.assertIn("run it: clof run --select %s -- %s" % (out, self.fake), r.stdout)
+        with open(os.path.join(out, "clof-best.env")) as f:
+            self.assertIn("CLOF_LOCK=mcs", f.read())
+
+    def check_partial(self, r, out, what):
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn(what, r.stderr)
+        with open(os.path.join(out, "ranking.txt")) as f:
+            text = f.read()
+        self.assertTrue(text.startswith("verdict: "), text)
+        self.assertIn(what, text)
+        self.assertTrue(os.path.isfile(os.path.join(out, "params.json")))
+
+    def test_exit_status(self):
+        r, out = self.select("exit", "--metric", "ops: ([0-9]+)", "--repeat", "2", "--",
+                             "sh", "-c", "echo ops: 5; exit 3")
+        self.check_partial(r, out, "exit status 3")
+
+    def test_no_metric(self):
+        r, out = self.select("nometric", "--metric", "ops: ([0-9]+)", "--repeat", "2", "--",
+                             "echo", "hello")
+        self.check_partial(r, out, "found no number")
+
+    def test_no_such_program(self):
+        r, out = self.select("none", "--", os.path.join(self.tmp, "no-such-program"))
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("no such program", r.stderr)
+
+    def test_hang(self):
+        r, out = self.select("hang", "--timeout", "1", "--repeat", "2", "--",
+                             "sh", "-c", "sleep 60", timeout=60)
+        self.check_partial(r, out, "killed after the --timeout")
+
+    def test_fails_under_one_lock(self):
+        """a candidate whose run fails is excluded, in the table with the reason"""
+        prog = os.path.join(self.tmp, "failmcs.sh")
+        with open(prog, "w") as f:
+            f.write("#!/bin/sh\n[ \"$CLOF_LOCK\" = mcs ] && exit 4\necho ops: 100\n")
+        os.chmod(prog, 0o755)
+        r, out = self.select("failmcs", "--metric", "ops: ([0-9]+)", "--repeat", "2",
+                             "--locks", "tkt,mcs", "--", prog)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        row = [ln for ln in r.stdout.splitlines() if ln.startswith("mcs ")]
+        self.assertEqual(len(row), 1, r.stdout)
+        self.assertIn("excluded: 2 failed runs (ended with exit status 4)", row[0])
+        self.assertTrue(r.stdout.startswith("verdict: keep glibc's locks"), r.stdout)
 
 
 # ---- bad arguments --------------------------------------------------------------------
