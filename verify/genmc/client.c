@@ -46,8 +46,10 @@ static void *genmc_thread(void *arg)
 int main(void)
 {
     for (const vc_client_t *c = GENMC_TABLE; c->name; c++)
-        if (genmc_streq(c->name, GENMC_CLIENT))
+        if (genmc_streq(c->name, GENMC_CLIENT)) {
             genmc_client = c;
+            break;
+        }
     assert(genmc_client && "no such client in GENMC_TABLE");
     clof_topo_set_vcpu(0);
     genmc_client->setup(NULL);

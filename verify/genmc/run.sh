@@ -46,7 +46,7 @@ topo=${GENMC_TOPO_DIR:-$src/build/verify/genmc}
 flags=(-"$model" -check-liveness -disable-spin-assume -disable-load-annotation
        -disable-loop-jump-threading -disable-estimation)
 q='\"' # GenMC hands its clang flags through a shell
-cflags=(-O1 -fno-builtin ${ginc:+-I"$ginc"} -I"$src/include" -I"$src/verify" -I"$here" -I"$topo"
+cflags=(${ginc:+-I"$ginc"} -I"$src/include" -I"$src/verify" -I"$here" -I"$topo"
         "-DCLOF_BACKEND_HEADER=${q}backend_genmc.h${q}" -include vc_genmc.h
         -DVC_T0_ACQUISITIONS=1 -DVC_T2_TRIES=0
         "-DGENMC_CLIENTS=${q}$file${q}" "-DGENMC_TABLE=$table" "-DGENMC_CLIENT=${q}$client${q}" "$@")

@@ -44,6 +44,8 @@ static inline void vc_cs_exit(void)
 {
     __atomic_fetch_sub(&genmc_in_cs, 1, __ATOMIC_RELAXED);
 }
+/* GenMC's stdio has no snprintf; the clients format names for vc_name */
+#define snprintf(buf, size, ...) ((void)(size), (buf)[0] = 0, 0)
 #define vc_name(addr, size, name) ((void)(addr), (void)(size), (void)(name))
 
 /* the ghost clock (backend_genmc.h: GENMC_CLOCK / VC_CLOCK) */
