@@ -32,7 +32,9 @@
 #ifndef VC_T2_TRIES
 #define VC_T2_TRIES 1
 #endif
+#ifndef VC_MIN_ACQUIRED
 #define VC_MIN_ACQUIRED (VC_T0_ACQUISITIONS + 2)
+#endif
 
 typedef struct vc_client {
     const char *name;   /* "mcs", "hmcs3", "clof.mcs+ticket", ... */

@@ -218,6 +218,8 @@ GENMC_AWAIT_(futex, uint32_t, __ATOMIC_SEQ_CST)
 #define CLOF_PARK_BUCKETS 4u
 #endif
 #define CLOF_WAIT_NO_HANDOFF_YIELD 1
+/* no cpu count: the count of parked threads is a hint nobody reads */
+#define CLOF_BE_NO_PARKED_COUNT 1
 /* FUTEX_WAIT: sleep while the word holds val; every wake of wait.h
  * follows a change of the word (seq is bumped first), so the sleep ends
  * exactly when the word differs */
