@@ -40,7 +40,7 @@ static void *vc_clh_first_node(void);
     {                                                                          \
         (void)arg;                                                             \
         vc_client_final_common();                                              \
-        vc_assert(vc_acquired >= 4, "an acquisition went missing");           \
+        vc_assert(vc_acquired >= VC_MIN_ACQUIRED, "an acquisition went missing");           \
     }
 #ifndef VC_CLH_FIRST_OUTSIDE
 #define X(L, U) VC_BASIC_CLIENT_(L, U)

@@ -56,7 +56,7 @@ static void cr_final(void *arg)
 {
     (void)arg;
     vc_client_final_common();
-    vc_assert(vc_acquired >= 4, "an acquisition went missing");
+    vc_assert(vc_acquired >= VC_MIN_ACQUIRED, "an acquisition went missing");
 }
 
 /* The process topology (the passive queue's CNA reads it): the machine of
@@ -188,7 +188,7 @@ static void crmi_final(void *arg)
 static void crm4_thread(void *arg, int t)
 {
     (void)arg;
-    for (int i = 0; i < (t == 0 ? 2 : 1); i++) {
+    for (int i = 0; i < (t == 0 ? VC_T0_ACQUISITIONS : 1); i++) {
         clof_cr_mcs_acquire(&crm_lock, &crm_ctx[t]);
         vc_client_cs();
         clof_cr_mcs_release(&crm_lock, &crm_ctx[t]);

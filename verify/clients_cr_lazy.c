@@ -46,7 +46,7 @@ static void crl_final(void *arg)
 {
     (void)arg;
     vc_client_final_common();
-    vc_assert(vc_acquired >= 4, "an acquisition went missing");
+    vc_assert(vc_acquired >= VC_MIN_ACQUIRED, "an acquisition went missing");
 }
 
 CLOF_CR_LOCK(crl_mcs, mcs)

@@ -114,7 +114,7 @@ static void hmcs3_setup(void *arg)
 static void hmcs3_thread(void *arg, int t)
 {
     (void)arg;
-    for (int i = 0; i < (t == 0 ? 2 : 1); i++) {
+    for (int i = 0; i < (t == 0 ? VC_T0_ACQUISITIONS : 1); i++) {
         clof_hmcs_acquire(&hmcs_lock, &hmcs_ctx[t]);
         vc_client_cs();
         clof_hmcs_release(&hmcs_lock, &hmcs_ctx[t]);
@@ -125,7 +125,7 @@ static void hmcs3_thread(void *arg, int t)
 static void hmcs3_try_thread(void *arg, int t)
 {
     (void)arg;
-    if (t == 2 && clof_hmcs_tryacquire(&hmcs_lock, &hmcs_ctx[t])) {
+    if (VC_T2_TRIES && t == 2 && clof_hmcs_tryacquire(&hmcs_lock, &hmcs_ctx[t])) {
         vc_client_cs();
         clof_hmcs_release(&hmcs_lock, &hmcs_ctx[t]);
     }

@@ -356,6 +356,15 @@ static __thread uint32_t clof_wait_parks_;
 /* Threads parked right now, process-wide (weak: one copy however many
  * includers; counted around the futex sleep, relaxed: a hint). */
 __attribute__((weak, visibility("default"))) uint32_t clof_wait_parked_now_;
+/* Count a park in and out of it.  A backend without a cpu count (nothing
+ * reads the count then) may define CLOF_BE_NO_PARKED_COUNT: the model
+ * checkers would otherwise explore every order of these hint updates. */
+#if defined(CLOF_BE_NO_PARKED_COUNT)
+#define CLOF_WAIT_PARKED_ADD_(d) ((void)0)
+#else
+#define CLOF_WAIT_PARKED_ADD_(d)                                               \
+    ((void)__atomic_fetch_add(&clof_wait_parked_now_, (uint32_t)(d), __ATOMIC_RELAXED))
+#endif
 
 /* Could every waiter have a cpu (see the budget above)? */
 static inline bool clof_wait_cpus_idle_(const clof_wait_t *w)
@@ -431,12 +440,12 @@ static inline void clof_wait_parked_(clof_wait_t *w)
         uint32_t s = clof_be_load_u32(&b->seq, CLOF_MO_SEQ);                   \
         if (clof_be_load_##sfx(p, CLOF_MO_SEQ) == seen) {                      \
             CLOF_WAIT_ON_PARK();                                               \
-            __atomic_fetch_add(&clof_wait_parked_now_, 1, __ATOMIC_RELAXED);   \
+            CLOF_WAIT_PARKED_ADD_(1);                                          \
             if (deadline == CLOF_DEADLINE_NONE)                                \
                 clof_be_futex_wait(&b->seq, s);                                \
             else                                                               \
                 clof_be_futex_wait_until(&b->seq, s, deadline);                \
-            __atomic_fetch_sub(&clof_wait_parked_now_, 1, __ATOMIC_RELAXED);   \
+            CLOF_WAIT_PARKED_ADD_(-1);                                         \
         }                                                                      \
         clof_be_fetch_sub_u32(&b->waiters, 1, CLOF_MO_RLX);                    \
     }                                                                          \
@@ -497,9 +506,9 @@ static inline void clof_park_ptr(void *const *p, void *seen, uint64_t key)
     uint32_t s = clof_be_load_u32(&b->seq, CLOF_MO_SEQ);
     if (clof_be_load_ptr(p, CLOF_MO_SEQ) == seen) {
         CLOF_WAIT_ON_PARK();
-        __atomic_fetch_add(&clof_wait_parked_now_, 1, __ATOMIC_RELAXED);
+        CLOF_WAIT_PARKED_ADD_(1);
         clof_be_futex_wait(&b->seq, s);
-        __atomic_fetch_sub(&clof_wait_parked_now_, 1, __ATOMIC_RELAXED);
+        CLOF_WAIT_PARKED_ADD_(-1);
     }
     clof_be_fetch_sub_u32(&b->waiters, 1, CLOF_MO_RLX);
 }

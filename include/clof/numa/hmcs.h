@@ -89,13 +89,17 @@
  *                     release (44) and before each lower level's hand-over
  *                     (70, 82), F_acq after reading next (51, 75).  As
  *                     in Fig. 2 no fence follows the wait for next at
- *                     line 57: on Arm (and IMM) the address dependency
- *                     from that read to the status store orders them.  C11
- *                     has no dependency ordering: there the store could
- *                     come before the successor's initialisation of its
- *                     status in modification order (an "S" shape):
- *                     clof verify's C11 model (free modification order)
- *                     shows that hang.  Not correct as a C11 program.
+ *                     line 57: on Arm the address dependency from that
+ *                     read to the status store orders them (Armv8's
+ *                     ordered-before contains the external coherence
+ *                     order).  IMM does not order them: GenMC's IMM shows
+ *                     the store coming before the successor's
+ *                     initialisation of its status in modification order
+ *                     (an "S" shape) and the successor waiting forever
+ *                     (ctest genmc.hmcs3.fences.imm), and so does C11,
+ *                     which has no dependency ordering (clof verify's C11
+ *                     model, free modification order).  Not correct as a
+ *                     C11 program nor under IMM.
  *                     The default variant has no such gap.
  *   CLOF_HMCS_AMO     hmcs-amo: "implicit" with Table 1's LSE row: SWAP at
  *                     the root release + F_acq, SWAP below the root
@@ -108,7 +112,9 @@
  *                     come before that owner's UNLOCKED in modification
  *                     order (an "S" shape; on Arm the store's control
  *                     dependency on the SWAP forbids it; docs/arm.md).
- *                     Like
+ *                     IMM does not save it either: GenMC's IMM finds two
+ *                     threads in the critical section (ctest
+ *                     genmc.hmcs3.amo.imm).  Like
  *                     "fences" it is the paper's placement for the Armv8
  *                     model, not a correct C11 program; study only.
  * The fast path (compose.h's word) keeps its own orders in every variant.
