@@ -34,6 +34,8 @@ if(EXISTS "${CLOF_LIBVSYNC_DIR}/include/vsync/spinlock/mcslock.h"
   set(CLOF_BENCH_VSYNC_INCLUDE_DIRS "${CLOF_LIBVSYNC_REAL}/include"
       "${CLOF_LIBVSYNC_REAL}/vatomic/include")
   set(CLOF_BENCH_VSYNC_DEFS CLOF_BENCH_VSYNC=1)
+  set_property(GLOBAL PROPERTY CLOF_BENCH_VSYNC_LOCKS
+               vsync-mcs vsync-ticket vsync-clh vsync-hemlock vsync-ttas)
   message(STATUS "clof-bench: libvsync peers (vsync-mcs, vsync-ticket, vsync-clh, vsync-hemlock, vsync-ttas) from ${CLOF_LIBVSYNC_REAL}")
 else()
   message(STATUS "clof-bench: libvsync not found in CLOF_LIBVSYNC_DIR=${CLOF_LIBVSYNC_DIR}: the vsync-* peers are left out")
