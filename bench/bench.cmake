@@ -18,6 +18,28 @@ else()
     message(FATAL_ERROR "ck_spinlock.h not found: install libck-dev (scripts/deps.sh)")
   endif()
 endif()
+# libvsync (open-s4c, MIT, header-only): the vsync-* peers of clof-bench and
+# clof-uncontended, for comparison only (never linked into or installed with
+# clof).  Found in CLOF_LIBVSYNC_DIR (default: the project's vendored copy,
+# ../shared/vendor/libvsync); where absent the peers are left out, said once.
+# Not in clof-bench-sim: libvsync's atomics are not the shim's, so the
+# simulator could not schedule them.
+set(CLOF_LIBVSYNC_DIR "${CMAKE_SOURCE_DIR}/../shared/vendor/libvsync" CACHE PATH
+    "libvsync checkout (include/ and vatomic/include/) for clof-bench's vsync-* peers")
+set(CLOF_BENCH_VSYNC_INCLUDE_DIRS "")
+set(CLOF_BENCH_VSYNC_DEFS "")
+if(EXISTS "${CLOF_LIBVSYNC_DIR}/include/vsync/spinlock/mcslock.h"
+   AND EXISTS "${CLOF_LIBVSYNC_DIR}/vatomic/include/vsync/atomic.h")
+  get_filename_component(CLOF_LIBVSYNC_REAL "${CLOF_LIBVSYNC_DIR}" REALPATH)
+  set(CLOF_BENCH_VSYNC_INCLUDE_DIRS "${CLOF_LIBVSYNC_REAL}/include"
+      "${CLOF_LIBVSYNC_REAL}/vatomic/include")
+  set(CLOF_BENCH_VSYNC_DEFS CLOF_BENCH_VSYNC=1)
+  set_property(GLOBAL PROPERTY CLOF_BENCH_VSYNC_LOCKS
+               vsync-mcs vsync-ticket vsync-clh vsync-hemlock vsync-ttas)
+  message(STATUS "clof-bench: libvsync peers (vsync-mcs, vsync-ticket, vsync-clh, vsync-hemlock, vsync-ttas) from ${CLOF_LIBVSYNC_REAL}")
+else()
+  message(STATUS "clof-bench: libvsync not found in CLOF_LIBVSYNC_DIR=${CLOF_LIBVSYNC_DIR}: the vsync-* peers are left out")
+endif()
 # Every CLoF composition of {tkt, mcs, clh, hem} over 2..4 levels (336),
 # generated into the build tree.
 set(CLOF_BENCH_GEN ${CMAKE_CURRENT_BINARY_DIR}/generated)
@@ -35,7 +57,10 @@ foreach(pair "clof-bench:clof_bench.c" "clof-uncontended:uncontended.c")
   if(CLOF_CK_INCLUDE_DIR)
     target_include_directories(${target} SYSTEM PRIVATE ${CLOF_CK_INCLUDE_DIR})
   endif()
-  target_compile_definitions(${target} PRIVATE ${CLOF_BENCH_CK_DEFS})
+  if(CLOF_BENCH_VSYNC_INCLUDE_DIRS)
+    target_include_directories(${target} SYSTEM PRIVATE ${CLOF_BENCH_VSYNC_INCLUDE_DIRS})
+  endif()
+  target_compile_definitions(${target} PRIVATE ${CLOF_BENCH_CK_DEFS} ${CLOF_BENCH_VSYNC_DEFS})
   target_link_libraries(${target} PRIVATE clof_lockname clof_static Threads::Threads m)
   target_include_directories(${target} PRIVATE ${CLOF_BENCH_GEN})
   add_dependencies(${target} clof_bench_compositions)

@@ -27,6 +27,9 @@
  *   ck-ticket  Concurrency Kit ck_spinlock_ticket
  *   ck-fas     Concurrency Kit ck_spinlock_fas (fetch-and-store, then spin
  *              on a plain load: ck_spinlock_fas_lock, no backoff)
+ *   vsync-mcs, vsync-ticket, vsync-clh, vsync-hemlock, vsync-ttas
+ *              libvsync's spinlocks, where bench.cmake finds libvsync
+ *              (CLOF_BENCH_VSYNC)
  *
  * and, last, cr:<lock> (include/clof/cr.h, BENCH_CR_LOCKS) over the basic
  * locks, hmcs, cna, c-bo-mcs, c-tkt-tkt, tkt-mcs, mcs-mcs and tkt-mcs-clh.
@@ -261,6 +264,101 @@ static inline void bl_ck_fas_release(bl_ck_fas_lock_t *l, bl_ck_fas_ctx_t *c)
 
 #endif /* !CLOF_BENCH_NO_CK */
 
+/* ---- the libvsync peers (vsync-*) ------------------------------------------
+ * libvsync's spinlocks (open-s4c/libvsync, header-only, MIT), defined
+ * CLOF_BENCH_VSYNC where bench.cmake finds them (CLOF_LIBVSYNC_DIR; the
+ * vendored copy by default).  Used as libvsync's README says: its default
+ * atomics, its own spinning (no parking), one node per thread that lives as
+ * long as the run (vsync-clh: clhlock_node_init once, after which the node
+ * migrates as in ck-clh; the lock holds the initial node).
+ */
+#if defined(CLOF_BENCH_VSYNC)
+#include <vsync/spinlock/clhlock.h>
+#include <vsync/spinlock/hemlock.h>
+#include <vsync/spinlock/mcslock.h>
+#include <vsync/spinlock/ticketlock.h>
+#include <vsync/spinlock/ttaslock.h>
+typedef struct {
+    char unused_;
+} bl_vsync_noctx_t;
+/* the adapter of a lock with a per-thread node: vsync-<str>, with
+ * <pfx>_acquire(lock, node) and <pfx>_release(lock, node) */
+#define BL_VSYNC_NODE_ADAPTER_(id, str, pfx, lock_t, node_t, node_init)        \
+    typedef struct {                                                           \
+        lock_t l;                                                              \
+    } BENCH_ALIGNED bl_##id##_lock_t;                                          \
+    typedef struct {                                                           \
+        node_t n;                                                              \
+    } BENCH_ALIGNED bl_##id##_ctx_t;                                           \
+    static const char bl_##id##_str[] = str;                                   \
+    static inline void bl_##id##_init(bl_##id##_lock_t *l)                     \
+    {                                                                          \
+        pfx##_init(&l->l);                                                     \
+    }                                                                          \
+    static inline void bl_##id##_ctx_init(bl_##id##_lock_t *l,                 \
+                                          bl_##id##_ctx_t *c)                  \
+    {                                                                          \
+        (void)l;                                                               \
+        memset(c, 0, sizeof *c);                                               \
+        node_init;                                                             \
+    }                                                                          \
+    static inline void bl_##id##_acquire(bl_##id##_lock_t *l,                  \
+                                         bl_##id##_ctx_t *c)                   \
+    {                                                                          \
+        pfx##_acquire(&l->l, &c->n);                                           \
+    }                                                                          \
+    static inline void bl_##id##_release(bl_##id##_lock_t *l,                  \
+                                         bl_##id##_ctx_t *c)                   \
+    {                                                                          \
+        pfx##_release(&l->l, &c->n);                                           \
+    }
+/* the adapter of a lock without a node: <pfx>_acquire(lock) */
+#define BL_VSYNC_PLAIN_ADAPTER_(id, str, pfx, lock_t)                          \
+    typedef struct {                                                           \
+        lock_t l;                                                              \
+    } BENCH_ALIGNED bl_##id##_lock_t;                                          \
+    typedef bl_vsync_noctx_t bl_##id##_ctx_t;                                  \
+    static const char bl_##id##_str[] = str;                                   \
+    static inline void bl_##id##_init(bl_##id##_lock_t *l)                     \
+    {                                                                          \
+        pfx##_init(&l->l);                                                     \
+    }                                                                          \
+    static inline void bl_##id##_ctx_init(bl_##id##_lock_t *l,                 \
+                                          bl_##id##_ctx_t *c)                  \
+    {                                                                          \
+        (void)l;                                                               \
+        (void)c;                                                               \
+    }                                                                          \
+    static inline void bl_##id##_acquire(bl_##id##_lock_t *l,                  \
+                                         bl_##id##_ctx_t *c)                   \
+    {                                                                          \
+        (void)c;                                                               \
+        pfx##_acquire(&l->l);                                                  \
+    }                                                                          \
+    static inline void bl_##id##_release(bl_##id##_lock_t *l,                  \
+                                         bl_##id##_ctx_t *c)                   \
+    {                                                                          \
+        (void)c;                                                               \
+        pfx##_release(&l->l);                                                  \
+    }
+BL_VSYNC_NODE_ADAPTER_(vsync_mcs, "vsync-mcs", mcslock, mcslock_t, mcs_node_t,
+                       (void)0)
+BL_VSYNC_NODE_ADAPTER_(vsync_clh, "vsync-clh", clhlock, clhlock_t, clh_node_t,
+                       clhlock_node_init(&c->n))
+BL_VSYNC_NODE_ADAPTER_(vsync_hemlock, "vsync-hemlock", hemlock, hemlock_t,
+                       hem_node_t, (void)0)
+BL_VSYNC_PLAIN_ADAPTER_(vsync_ticket, "vsync-ticket", ticketlock, ticketlock_t)
+BL_VSYNC_PLAIN_ADAPTER_(vsync_ttas, "vsync-ttas", ttaslock, ttaslock_t)
+#define BENCH_VSYNC_LOCKS(X)                                                   \
+    X(vsync_mcs, VSYNC_MCS)                                                    \
+    X(vsync_ticket, VSYNC_TICKET)                                              \
+    X(vsync_clh, VSYNC_CLH)                                                    \
+    X(vsync_hemlock, VSYNC_HEMLOCK)                                            \
+    X(vsync_ttas, VSYNC_TTAS)
+#else
+#define BENCH_VSYNC_LOCKS(X)
+#endif /* CLOF_BENCH_VSYNC */
+
 /* ---- the list ------------------------------------------------------------ */
 
 /* ---- CLoF compositions (generated: tools/gen_compositions.py) ---------- */
@@ -417,7 +515,8 @@ BENCH_CR_LIST_(BL_CR_ADAPTER_)
 #else
 #define BENCH_CK_LOCKS(X)
 #endif
-#define BENCH_PEER_LOCKS(X) X(pthread, PTHREAD) BENCH_CK_LOCKS(X)
+#define BENCH_PEER_LOCKS(X)                                                    \
+    X(pthread, PTHREAD) BENCH_CK_LOCKS(X) BENCH_VSYNC_LOCKS(X)
 #define BENCH_LOCKS(X)                                                         \
     CLOF_BASIC_LOCKS(X) BENCH_PEER_LOCKS(X) BENCH_NUMA_LOCKS(X)                \
         BENCH_COMPOSED_LOCKS(X) BENCH_CR_LOCKS(X)

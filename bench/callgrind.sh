@@ -8,8 +8,11 @@
 # (so program start-up and exit cancel out; the loop's own increment,
 # compare and branch, about 3 instructions, stay in every lock's figure).
 # Prints a Markdown table, with the ratio to Concurrency Kit's same lock
-# where one exists (mcs/ck-mcs, clh/ck-clh, ticket/ck-ticket, tas/ck-fas),
-# and writes the raw numbers to BUILD/results/callgrind-<date>.csv.
+# where one exists (mcs/ck-mcs, clh/ck-clh, ticket/ck-ticket, tas/ck-fas)
+# and to libvsync's (vsync-mcs, vsync-ticket, vsync-clh, vsync-hemlock,
+# vsync-ttas; where clof-uncontended was built with libvsync, see
+# docs/peers.md), and writes the raw numbers to
+# BUILD/results/callgrind-<date>.csv.
 #
 # With --rw: the reader-writer locks instead (clof-uncontended --list-rw),
 # a read and a write pair each (--rw-op read|write), with the ratio to
@@ -53,7 +56,8 @@ command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind not installed (
 # default: every basic lock and peer, plus CLoF compositions of 2, 3 and 4
 # levels next to MCS (all 336 compositions: --locks "$(clof-uncontended --list)")
 [ "$rw" = 0 ] || [ -n "$locks" ] || locks="$("$prog" --list-rw | tr '\n' ' ')"
-[ -n "$locks" ] || locks="$("$prog" --list | grep -v -- - | tr '\n' ' ') ck-mcs ck-clh ck-ticket ck-fas hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt mcs-mcs mcs-mcs-mcs mcs-mcs-mcs-mcs tkt-mcs tkt-mcs-clh hem-hem-mcs-clh clh-tkt-mcs-tkt"
+vsync_locks="$("$prog" --list | grep '^vsync-' | tr '\n' ' ' || true)"
+[ -n "$locks" ] || locks="$("$prog" --list | grep -v -- - | tr '\n' ' ') $vsync_locks ck-mcs ck-clh ck-ticket ck-fas hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt mcs-mcs mcs-mcs-mcs mcs-mcs-mcs-mcs tkt-mcs tkt-mcs-clh hem-hem-mcs-clh clh-tkt-mcs-tkt"
 stamp="$(date +%Y%m%d-%H%M%S)"
 [ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/callgrind$([ "$rw" = 0 ] || echo -rw)-$stamp.csv"; }
 info="$("$prog" --info)"
@@ -83,6 +87,11 @@ peer_of() {
   case "$1" in
     mcs) echo ck-mcs ;; clh) echo ck-clh ;; ticket) echo ck-ticket ;; tas) echo ck-fas ;;
     *) echo "" ;;
+  esac
+}
+vsync_peer_of() { # libvsync's same lock, where this build has it
+  case "$1" in
+    mcs|ticket|clh|hemlock|ttas) case " $vsync_locks " in *" vsync-$1 "*) echo "vsync-$1" ;; esac ;;
   esac
 }
 
@@ -127,24 +136,32 @@ for l in $locks; do
   ipp[$l]="$(awk -v a="$a" -v b="$b" -v n="$iters" 'BEGIN{printf "%.2f", (b-a)/n}')"
 done
 
-echo "lock,ir_0,ir_n,iters,instr_per_pair,peer,peer_instr_per_pair,ratio,compiler,wait_policy,valgrind,machine" >"$out"
+echo "lock,ir_0,ir_n,iters,instr_per_pair,peer,peer_instr_per_pair,ratio,compiler,wait_policy,valgrind,machine,vsync_peer,vsync_instr_per_pair,vsync_ratio" >"$out"
 echo "## Uncontended cost: callgrind instructions per acquire+release pair"
 echo
 echo "Callgrind instruction counts (Ir), not time: (Ir(N) - Ir(0)) / N with N = $iters,"
 echo "one thread, $compiler, waiting policy $policy, $vg, on $machine."
-echo "Ratio = this lock / Concurrency Kit's same lock (tas is compared with ck-fas)."
+echo "Ratio = this lock / Concurrency Kit's same lock (tas is compared with ck-fas),"
+echo "vsync ratio = this lock / libvsync's same lock."
 echo
-echo "| lock | instr/pair | ck peer | peer instr/pair | ratio |"
-echo "|---|---:|---|---:|---:|"
+echo "| lock | instr/pair | ck peer | peer instr/pair | ratio | vsync peer | vsync instr/pair | vsync ratio |"
+echo "|---|---:|---|---:|---:|---|---:|---:|"
+peer_ipp() { # peer -> its instructions per pair (measured once)
+  [ -n "${ipp[$1]:-}" ] || ipp[$1]="$(pair "$1")"
+}
 for l in $locks; do
   p="$(peer_of "$l")"; pv=""; ratio=""
   if [ -n "$p" ]; then
-    if [ -z "${ipp[$p]:-}" ]; then pv="$(awk -v a="$(ir "$p" 0)" -v b="$(ir "$p" "$iters")" -v n="$iters" 'BEGIN{printf "%.2f", (b-a)/n}')"; ipp[$p]=$pv; fi
-    pv="${ipp[$p]}"
+    peer_ipp "$p"; pv="${ipp[$p]}"
     ratio="$(awk -v x="${ipp[$l]}" -v y="$pv" 'BEGIN{ if (y > 0) printf "%.2f", x/y }')"
   fi
-  echo "| $l | ${ipp[$l]} | ${p:--} | ${pv:--} | ${ratio:--} |"
-  echo "$l,${ir0[$l]},${irn[$l]},$iters,${ipp[$l]},$p,$pv,$ratio,\"$compiler\",$policy,$vg,\"$machine\"" >>"$out"
+  v="$(vsync_peer_of "$l")"; vv=""; vratio=""
+  if [ -n "$v" ]; then
+    peer_ipp "$v"; vv="${ipp[$v]}"
+    vratio="$(awk -v x="${ipp[$l]}" -v y="$vv" 'BEGIN{ if (y > 0) printf "%.2f", x/y }')"
+  fi
+  echo "| $l | ${ipp[$l]} | ${p:--} | ${pv:--} | ${ratio:--} | ${v:--} | ${vv:--} | ${vratio:--} |"
+  echo "$l,${ir0[$l]},${irn[$l]},$iters,${ipp[$l]},$p,$pv,$ratio,\"$compiler\",$policy,$vg,\"$machine\",$v,$vv,$vratio" >>"$out"
 done
 echo
 echo "Raw numbers: ${out#$root/}"

@@ -16,6 +16,9 @@
 #   --non-cs NS      mean non-critical work in ns (default 100)
 #   --locks "L.."    locks (default: every lock of clof-bench --list;
 #                    pthread is always added: it is the reference)
+#                    the peers are locks like the others: e.g. --locks
+#                    "clh ck-clh vsync-clh mcs ck-mcs vsync-mcs" (vsync-*
+#                    where clof-bench was built with libvsync, docs/peers.md)
 #   --seed S         seed of the order shuffle and of clof-bench (default 1)
 #   --out FILE       JSON-lines output (default BUILD/results/oversub-<date>.jsonl)
 # Default: 14 locks x 4 thread counts x 5 repeats x 1 s, about 5 minutes.

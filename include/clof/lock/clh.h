@@ -61,8 +61,8 @@
  * docs/cr.md).  A node's `locked` is meaningful only while it is the
  * tail unmarked or some waiter's predecessor; an idle node's is never
  * read (its next owner writes 1 before it publishes it).
- * A release after an acquisition that waited (the low bit of the
- * context's `pred`, clof_clh_waited_) is the paper's: it writes 0 first, hands over, and only then reads the tail
+ * A release after an acquisition that waited (the context's `pred`
+ * without its low bit, clof_clh_may_mark_) is the paper's: it writes 0 first, hands over, and only then reads the tail
  * to decide on a wake.  The marking release must look at the tail before
  * it lets its node go (written first, the node could be taken over and
  * reused before the compare-exchange: an ABA the model checker finds), and
@@ -129,8 +129,8 @@ typedef struct {
 typedef struct {
     clof_clh_node_t *node; /* node for the next acquisition (NULL: own) */
     clof_clh_node_t *pred; /* predecessor's node, taken over at release; its
-                              low bit: this acquisition waited (release as
-                              the paper's), clof_clh_waited_ */
+                              low bit: this acquisition did not wait (its
+                              release may mark), clof_clh_may_mark_ */
     clof_clh_node_t own;
 } CLOF_CACHE_ALIGNED clof_clh_ctx_t;
 
@@ -191,16 +191,15 @@ static inline clof_clh_node_t *clof_clh_unmark_(clof_clh_node_t *t)
     return (clof_clh_node_t *)((uintptr_t)t & ~(uintptr_t)1u);
 }
 
-/* The context's record of an acquisition that waited: the low bit of its
- * `pred` (private to the holder; not the tail's mark). */
-static inline clof_clh_node_t *clof_clh_waited_(clof_clh_node_t *pred)
+/* The context's `pred` carries the same low bit, private to the holder:
+ * set, this acquisition did not wait and its release may mark; the value
+ * is then the very word that release writes to the tail (so the common
+ * acquisition, from a marked tail, stores what its exchange returned, and
+ * the common release compare-exchanges it back as it is: no unmarking and
+ * re-marking on the fast path).  Clear: it waited (the paper's release). */
+static inline bool clof_clh_may_mark_(const clof_clh_node_t *pred)
 {
-    return (clof_clh_node_t *)((uintptr_t)pred | 1u);
-}
-
-static inline bool clof_clh_did_wait_(const clof_clh_node_t *pred)
-{
-    return ((uintptr_t)pred & 1u) != 0;
+    return clof_clh_marked_(pred);
 }
 
 /* The node the tail of an unlocked lock without waiters holds (NULL if the
@@ -237,7 +236,7 @@ CLOF_SLOW void clof_clh_wait_(clof_clh_ctx_t *c, clof_clh_node_t *me,
     clof_atomic32_await_eq_acq(&pred->locked, 0);
     /* my successor is next: let it be running at my release */
     clof_atomic32_nudge(&me->locked, 0);
-    c->pred = clof_clh_waited_(pred);
+    c->pred = pred; /* unmarked: it waited */
 }
 
 CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
@@ -246,18 +245,18 @@ CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
     clof_atomic32_write_rlx(&me->locked, 1);
     clof_clh_node_t *pred = clof_atomicptr_xchg(&l->tail, me);
     if (CLOF_LIKELY(clof_clh_marked_(pred))) { /* free: a marking release's */
-        c->pred = clof_clh_unmark_(pred);
+        c->pred = pred; /* marked: did not wait */
         return;
     }
     if (CLOF_UNLIKELY(pred == NULL)) { /* free: the first acquisition */
-        c->pred = clof_clh_first_(l);
+        c->pred = clof_clh_mark_(clof_clh_first_(l));
         return;
     }
     /* held or released unmarked: its owner's release writes `locked` */
     if (CLOF_UNLIKELY(clof_atomic32_read_acq(&pred->locked) != 0))
         clof_clh_wait_(c, me, pred);
     else
-        c->pred = pred;
+        c->pred = clof_clh_mark_(pred);
 }
 
 /* tryacquire on an unmarked tail `t`, out of line: free if its node is
@@ -275,7 +274,7 @@ CLOF_SLOW bool clof_clh_tryacquire_unmarked_(clof_clh_t *l, clof_clh_ctx_t *c,
      * compare-exchange (ABA): then its new holder is my predecessor, and
      * I wait for it (one critical section at most) */
     clof_atomic32_await_eq_acq(&t->locked, 0);
-    c->pred = t;
+    c->pred = clof_clh_mark_(t); /* did not wait in the paper's sense */
     return true;
 }
 
@@ -287,7 +286,7 @@ CLOF_INLINE bool clof_clh_try_free_(clof_clh_t *l, clof_clh_ctx_t *c,
     clof_atomic32_write_rlx(&me->locked, 1);
     if (clof_atomicptr_cmpxchg(&l->tail, t, me) != t)
         return false;
-    c->pred = t != NULL ? clof_clh_unmark_(t) : clof_clh_first_(l);
+    c->pred = t != NULL ? t : clof_clh_mark_(clof_clh_first_(l));
     return true;
 }
 
@@ -319,13 +318,13 @@ CLOF_INLINE void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
     (void)l;
     clof_clh_node_t *me = c->node;
     clof_clh_node_t *pred = c->pred;
-    if (CLOF_LIKELY(!clof_clh_did_wait_(pred)) &&
+    if (CLOF_LIKELY(clof_clh_may_mark_(pred)) &&
         clof_atomicptr_read_rlx(&l->tail) == me &&
-        clof_atomicptr_cmpxchg_rel(&l->tail, me, clof_clh_mark_(pred)) == me)
+        clof_atomicptr_cmpxchg_rel(&l->tail, me, pred) == me)
         return; /* nobody queued: the lock is free, idle on pred; mine stays */
     /* the paper's release: after a wait, or with a successor behind me */
     c->node = clof_clh_unmark_(pred); /* take over the predecessor's node
-                                         (without the waited bit) */
+                                         (without the may-mark bit) */
     clof_atomic32_write_wakeable(&me->locked, 0);
     if (CLOF_WAIT_CAN_PARK && clof_atomicptr_read(&l->tail) != me)
         clof_atomic32_wake(&me->locked, 0);
