@@ -55,7 +55,7 @@ for fl in "${flavours[@]}"; do
   if [ $ci -eq 1 ]; then
     # only what the subset runs
     cmake --build "$b" -j "$jobs" --target test_locks test_locks_spin test_wait_native \
-          test_wait_tiny test_cxx test_cxx_numa test_sc_store_load test_compose_native test_topology \
+          test_wait_tiny test_cxx test_cxx_numa test_cxx_mutex test_sc_store_load test_compose_native test_topology \
           test_topology_cxx test_topology_shared test_topology_lock test_asl test_asl_cxx clof_preload \
           pl_conform pl_oldabi pl_early >/dev/null
     sel=(-R "$ci_regex")
