@@ -153,7 +153,7 @@ def case_every_lock():
     peers = {"pthread", "ck-mcs", "ck-clh", "ck-ticket", "ck-fas"}
     n = 0
     for lock in names:
-        if lock in peers:
+        if lock in peers or lock.startswith("vsync-"):  # outside the shim
             continue
         r = bench("--simulate", "m1", "--lock", lock, "--threads", 8, "--sim-ops", 800,
                   "--json", prog="clof-bench-sim", expect=None)
