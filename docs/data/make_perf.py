@@ -79,7 +79,7 @@ def machine(meta):
 
 def date(meta):
     d = meta.get("date", "")
-    return f"{d[:10]} {d[11:16]} UTC" if len(d) >= 16 else d
+    return d[:10]  # the date; the hour belongs to the lab notebook
 
 
 def command(meta):
