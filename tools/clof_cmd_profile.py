@@ -383,16 +383,7 @@ class Namer:
 
 
 # ---- the report --------------------------------------------------------------------------
-def fmt_ns(ns):
-    if ns is None:
-        return "-"
-    if ns >= 1e9:
-        return "%.2f s" % (ns / 1e9)
-    if ns >= 1e6:
-        return "%.1f ms" % (ns / 1e6)
-    if ns >= 1e3:
-        return "%.1f us" % (ns / 1e3)
-    return "%d ns" % ns
+fmt_ns = clof_common.fmt_ns
 
 
 def build(prof, cmdline, lock, run_s, status, top_sites):

@@ -108,3 +108,16 @@ def wrote(cmd, paths):
     for p in paths:
         sys.stderr.write("  %s\n" % p)
     sys.stderr.flush()
+
+
+def fmt_ns(ns):
+    """a duration in ns as the reports print it ("-" for none)"""
+    if ns is None:
+        return "-"
+    if ns >= 1e9:
+        return "%.2f s" % (ns / 1e9)
+    if ns >= 1e6:
+        return "%.1f ms" % (ns / 1e6)
+    if ns >= 1e3:
+        return "%.1f us" % (ns / 1e3)
+    return "%d ns" % ns

@@ -17,6 +17,8 @@ not both readers (readers do not block readers)."""
 
 import collections
 
+import clof_common
+
 MODE = {0: "write", 1: "read"}
 MAX_CYCLES = 50
 
@@ -329,11 +331,4 @@ def hang_text(wf, site_text, when, pid):
     return out
 
 
-def fmt_ns(ns):
-    if ns >= 1e9:
-        return "%.2f s" % (ns / 1e9)
-    if ns >= 1e6:
-        return "%.1f ms" % (ns / 1e6)
-    if ns >= 1e3:
-        return "%.1f us" % (ns / 1e3)
-    return "%d ns" % ns
+fmt_ns = clof_common.fmt_ns
