@@ -24,7 +24,7 @@
  * (which sees only shim accesses) treats the releaser's point and the next
  * owner's step that reads high_ctx as independent and never orders them
  * the other way: swapped.mcs+clh (family "plain") is caught by the search
- * without DPOR (SC, bound 3), docs/verification.md, "swapped.mcs+clh".
+ * without DPOR (SC, bound 3), docs/lab/verification-notebook.md, "swapped.mcs+clh".
  * Defined before compose.h, whose generic release code (clof_cmp_*_release)
  * is compiled where the header is included (hier/fast.h). */
 static clof_atomic32_t swap_point;

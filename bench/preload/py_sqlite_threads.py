@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """A Python + sqlite3 program for the preload library's real-program runs
-(docs/profile.md, "Lock-order inversions: real programs"): THREADS threads
+(docs/lock-bugs.md, "Real programs"): THREADS threads
 (default 4), each with its own connection to one database file, insert
 ROWS rows each (default 2000, a transaction per 100) and read them back;
 one shared in-memory connection (check_same_thread=False, sqlite's own

@@ -35,7 +35,7 @@
  *     idle, the last acknowledgement having been read by my own previous
  *     release (coherence).  Verified together by `clof-verify --optimize
  *     hemlock` (C11, park mode too); on Armv8 CASAL -> CASA, on x86 the
- *     same LOCK CMPXCHG (docs/verification.md, "Relaxations adopted").
+ *     same LOCK CMPXCHG (docs/verify-optimize.md, "Relaxations adopted").
  */
 #ifndef CLOF_LOCK_HEMLOCK_H
 #define CLOF_LOCK_HEMLOCK_H
