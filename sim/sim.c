@@ -1078,7 +1078,12 @@ static void await_policy(sthr_t *t, const void *ptr, int size, uint64_t seen,
             t->clock = dmax(t->clock, t->key);
             t->state = T_RUNNABLE;
         }
+        /* what is left of the budget; below a picosecond it is spent:
+         * start + left - start can round to 0 when the clock is large, and
+         * a budget that never shrinks would spin in zero time forever */
         t->w_spin_left -= t->clock - start;
+        if (t->w_spin_left < 1e-3)
+            t->w_spin_left = 0;
         if (t->woken) {
             if (!t->w_parked && !t->w_halved && wp && t->spins < wp->spins)
                 t->spins *= 2; /* the wait ended spinning: wait.h's clof_wait_end */

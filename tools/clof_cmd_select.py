@@ -80,8 +80,6 @@ from clof_select_common import (  # noqa: F401 (also this module's names, as bef
 DEFAULT_LOCKS = "tkt,mcs,clh,hem"
 DEFAULT_BASELINES = "mcs,hmcs,cna,c-bo-mcs,pthread"
 
-BASELINE_ALIASES = {"glibc": "pthread", "c_bo_mcs": "c-bo-mcs"}
-
 CMD = "select"
 
 

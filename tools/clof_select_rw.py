@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 
+import clof_common
 import clof_rank
 import clof_select_common as sel
 
@@ -69,9 +70,13 @@ def main(args, ctx):
     if args.rw_locks:
         cands = []
         for x in args.rw_locks.split(","):
-            x = x.strip()
+            # the one grammar (docs/locks.md): case, aliases, did-you-mean
+            x = clof_common.lock_name(CMD, ctx, x.strip())
+            if x == "pthread":
+                x = "pthread-rwlock"  # glibc's, in its reader-writer form
             if x not in known:
-                die("--rw-locks: unknown RW lock '%s'; known RW locks: %s" % (x, " ".join(known)))
+                die("--rw-locks: %s is not a reader-writer lock of clof-bench "
+                    "(clof locks --family rw lists them)" % x)
             if x not in cands:
                 cands.append(x)
     else:

@@ -145,6 +145,21 @@ def part_tools():
         check({"hmcs", "mcs-tkt"} <= ran,
               "clof select --baselines HMCS,Clof:MCS-Ticket runs hmcs and mcs-tkt (%s; rc %d %s)"
               % (sorted(x for x in ran if x), r.returncode, r.stderr.strip()[-200:]))
+        # clof select --rw: --rw-locks in any spelling, run under their canonical names
+        sel = os.path.join(tmp, "rwsel")
+        r = run([CLOF, "select", "--rw", "--emulate", EMU, "--rw-locks", "RW:C-BO-MCS,Glibc",
+                 "--threads", "1", "--duration", "0.01", "--runs", "1", "--quiet", "--out", sel],
+                timeout=300)
+        ran = set()
+        if os.path.isfile(os.path.join(sel, "results.jsonl")):
+            ran = {json.loads(l).get("lock") for l in open(os.path.join(sel, "results.jsonl"))}
+        check({"rw:c-bo-mcs", "pthread-rwlock"} <= ran,
+              "clof select --rw --rw-locks RW:C-BO-MCS,Glibc runs rw:c-bo-mcs and pthread-rwlock "
+              "(%s; rc %d %s)" % (sorted(x for x in ran if x), r.returncode, r.stderr.strip()[-200:]))
+        r = run([CLOF, "select", "--rw", "--emulate", EMU, "--rw-locks", "rw:mcss",
+                 "--threads", "1", "--out", sel])
+        check(r.returncode == 2 and "did you mean" in r.stderr,
+              "clof select --rw --rw-locks rw:mcss: exit 2, did you mean: " + r.stderr.strip())
         # build-best.sh: the default lock spelled canonically, and run as such
         bb = os.path.join(SRC, "src", "preload", "build-best.sh")
         so = os.path.join(tmp, "best", "libclof-best.so")
