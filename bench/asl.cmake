@@ -8,6 +8,7 @@ find_package(Threads REQUIRED)
 add_executable(clof-asl-bench ${CMAKE_CURRENT_LIST_DIR}/asl_bench.c)
 target_link_libraries(clof-asl-bench PRIVATE clof_lockname clof_static Threads::Threads m)
 target_compile_options(clof-asl-bench PRIVATE ${CLOF_WARNINGS})
+install(TARGETS clof-asl-bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}) # clof asl-profile
 
 add_executable(clof-asl-epoch-cost ${CMAKE_CURRENT_LIST_DIR}/asl_epoch_cost.c)
 target_link_libraries(clof-asl-epoch-cost PRIVATE clof_static Threads::Threads)
@@ -20,4 +21,5 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/fiber/fiber.c AND EXISTS ${CMAKE_SOURCE_DIR}/verif
     CLOF_BACKEND_HEADER="backend_sim.h")
   target_link_libraries(clof-asl-bench-sim PRIVATE clof_lockname clof_sim clof_static Threads::Threads m)
   target_compile_options(clof-asl-bench-sim PRIVATE ${CLOF_WARNINGS})
+  install(TARGETS clof-asl-bench-sim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

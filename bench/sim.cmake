@@ -23,6 +23,10 @@ if(EXISTS ${CMAKE_SOURCE_DIR}/fiber/fiber.c AND EXISTS ${CMAKE_SOURCE_DIR}/verif
   target_link_libraries(clof-bench-sim PRIVATE clof_lockname clof_sim clof_static Threads::Threads m)
   add_dependencies(clof-bench-sim clof_bench_compositions)
   target_compile_options(clof-bench-sim PRIVATE ${CLOF_WARNINGS})
+  # clof-bench --simulate execs it from its own folder; an installed one reads
+  # the profiles from <prefix>/share/clof/profiles (sim.c, sim_profile_dir)
+  install(TARGETS clof-bench-sim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(DIRECTORY ${CMAKE_SOURCE_DIR}/sim/profiles/ DESTINATION ${CMAKE_INSTALL_DATADIR}/clof/profiles)
   if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
     target_compile_options(clof-bench-sim PRIVATE --param=inline-unit-growth=1000000
                            --param=large-function-growth=1000000)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The main job: the CLoF workflow on this machine (docs/workflow.md).
-#   1. install what is missing, build (build/, or $CLOF_BUILD_DIR);
+#   1. install what is missing, build (build/, or $CLOF_BUILD_DIR; a folder
+#      configured before keeps its generator and build type);
 #   2. show the machine's hierarchy (clof topology);
 #   3. clof select: the scripted benchmark of every composition of ticket, MCS,
 #      CLH and Hemlock over the hierarchy's levels plus the baselines (MCS, HMCS,
@@ -24,8 +25,14 @@ cd "$(dirname "$0")/.."
 t0=$(date +%s)
 build="${CLOF_BUILD_DIR:-build}"
 scripts/deps.sh
-echo "clof: building in $build/ (the first build takes a few minutes)"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+echo "clof: building in $build/ (a first build takes 8-10 minutes on 2 vCPUs)"
+if [ -f "$build/CMakeCache.txt" ]; then
+  # a folder the README's build (or an earlier run) configured: keep its
+  # generator and build type
+  cmake -S . -B "$build" >/dev/null
+else
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
 cmake --build "$build" -j "$(nproc)" >/dev/null
 echo "clof: built in $(( $(date +%s) - t0 )) s"
 echo "clof: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cpus;" \

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fiber.h"
 
@@ -54,10 +55,28 @@ static int kind_of(const char *s)
     return -1;
 }
 
+/* $CLOF_SIM_PROFILES, else the source tree's sim/profiles the program was
+ * built from, else (an installed program whose source tree is gone)
+ * ../share/clof/profiles beside the program's folder */
 const char *sim_profile_dir(void)
 {
     const char *e = getenv("CLOF_SIM_PROFILES");
-    return e && *e ? e : CLOF_SIM_PROFILE_DIR;
+    if (e && *e)
+        return e;
+    if (access(CLOF_SIM_PROFILE_DIR, R_OK) == 0)
+        return CLOF_SIM_PROFILE_DIR;
+    static char installed[4096];
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return CLOF_SIM_PROFILE_DIR;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return CLOF_SIM_PROFILE_DIR;
+    *slash = 0;
+    snprintf(installed, sizeof installed, "%s/../share/clof/profiles", exe);
+    return access(installed, R_OK) == 0 ? installed : CLOF_SIM_PROFILE_DIR;
 }
 
 static int name_cmp(const void *a, const void *b)

@@ -23,7 +23,11 @@ def add_arguments(p):
     p.add_argument("--canon", nargs="+", metavar="NAME",
                    help="print each NAME spelled canonically instead (exit 2 for a name "
                         "outside the grammar)")
-    p.epilog = ("example: clof locks --family numa; clof locks --canon Clof:Ticket-MCS "
+    p.epilog = ("Not every program has every lock: clof bench has compositions of 2-4 "
+                "levels and the peers; CLOF_LOCK, clof run and clof profile the basic and "
+                "NUMA locks, compositions of 2-3 levels, cr: and asl: over them "
+                "(docs/locks.md, 'Which tool has which lock'). "
+                "Example: clof locks --family numa; clof locks --canon Clof:Ticket-MCS "
                 "(prints tkt-mcs)")
 
 
@@ -33,4 +37,9 @@ def main(args, ctx):
         argv = [prog, "canon", "--tool", "clof locks"] + args.canon
     else:
         argv = [prog, "list"] + (["--family", args.family] if args.family else [])
-    return subprocess.run(argv).returncode
+    rc = subprocess.run(argv).returncode
+    if rc == 0 and not args.canon:
+        sys.stderr.write("clof locks: the names of the grammar; which program has which lock "
+                         "(clof bench, CLOF_LOCK / clof run, clof verify, ...): docs/locks.md, "
+                         "'Which tool has which lock'\n")
+    return rc

@@ -321,19 +321,27 @@ def make_report(d, out=None, quiet=False):
             if pol and pol.get("note"):
                 items.append("%s: %s" % (tag, pol["note"]))
         blocks.append(("ul", items))
-    blocks.append(("p", "Names list the basic locks from the lowest level up (%s): %s. "
-                   "The artifacts hold the **%s-best** lock `%s`%s."
+    vd = rk.get("verdict") or {}
+    if vd and not vd.get("use"):
+        # the verdict kept glibc's locks, or the figures cannot reach a real run
+        held = ("No artifact holds a clof lock: %s. The %s-best lock of the ranking is `%s`."
+                % (vd.get("reason") or vd.get("line", "see the verdict"),
+                   rk.get("pick", "lc").upper(), rk.get("picked")))
+    else:
+        held = ("The artifacts hold the **%s-best** lock `%s`%s."
+                % (rk.get("pick", "lc").upper(), rk.get("picked"),
+                   " (" + names + ")" if names else ""))
+    blocks.append(("p", "Names list the basic locks from the lowest level up (%s): %s. %s"
                    % (",".join(hi["levels"]), "tkt = ticket, mcs, clh, hem = Hemlock "
-                      "(with the CTR optimisation on x86)",
-                      rk.get("pick", "lc").upper(), rk.get("picked"),
-                      " (" + names + ")" if names else "")))
+                      "(with the CTR optimisation on x86)", held)))
     blocks.append(("h", 3, "Ranking weights"))
     blocks.append(("ul", clof_rank.weights_text(rk) + [
         "a score is the weighted average of the normalised throughputs: 1.0 would be the best "
         "candidate at every thread count",
         "HC-best = first by the HC score, LC-best = first by the LC score, worst = last by the "
-        "HC score (CLoF paper section 4.3); only compositions are ranked, baselines are scored "
-        "for comparison"]))
+        "HC score (CLoF paper section 4.3); %s, the other baselines are scored for "
+        "comparison" % ("the candidates and glibc's mutex are ranked" if params.get("glibc_competes")
+                        else "the candidates are ranked")]))
     if rk.get("incomplete"):
         blocks.append(("p", "Not ranked (a run failed): " + ", ".join(rk["incomplete"])))
 

@@ -2,7 +2,7 @@
 """clof run -- run a program over a clof lock through the preload library
 (docs/workflow.md, docs/preload.md).
 
-    clof run [--select DIR | --lock NAME] [--stats] [--preload LIB]
+    clof run [--select DIR [--force] | --lock NAME] [--stats] [--preload LIB]
              [--topology FILE | --emulate SHAPE] [--dry-run] -- PROGRAM [ARGS...]
 
 --select DIR   the lock `clof select` picked into DIR: DIR/libclof-best.so when
@@ -57,7 +57,7 @@ def add_arguments(p):
     p.add_argument("--emulate", metavar="SHAPE", help="--lock: an emulated machine (CLOF_EMULATE)")
     p.epilog = ("example: clof run --lock tkt-mcs --stats -- ./my_server   (the same as "
                 "CLOF_LOCK=tkt-mcs CLOF_STATS=1 LD_PRELOAD=.../libclof-preload.so ./my_server)")
-    p.usage = ("clof run [--select DIR | --lock NAME] [--stats] [--preload LIB] "
+    p.usage = ("clof run [--select DIR [--force] | --lock NAME] [--stats] [--preload LIB] "
                "[--topology FILE | --emulate SHAPE] [--dry-run] -- PROGRAM [ARGS...]")
     p.add_argument("program", nargs=argparse.REMAINDER, metavar="PROGRAM [ARGS...]",
                    help="the program and its arguments (after --)")

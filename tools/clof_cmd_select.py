@@ -107,7 +107,7 @@ def add_arguments(p):
     p.add_argument("--workload", choices=("bench", "leveldb", "cmd"), default="bench",
                    help="clof-bench (default), the LevelDB readrandom driver under "
                         "the preload library (2- and 3-level compositions), or cmd: "
-                        "the program after -- (tools/clof_select_cmd.py)")
+                        "the program after -- (docs/workflow.md)")
     p.add_argument("--baselines", default=DEFAULT_BASELINES, metavar="LIST",
                    help="other locks run next to the compositions (default %s; "
                         "'none' for none)" % DEFAULT_BASELINES)
@@ -663,6 +663,10 @@ def ranking_text(rk, params):
         params.get("loadavg_1min_before"), params.get("loadavg_1min_after")))
     lines.append("")
     lines += table_lines(rk, th, show=12)
+    if (rk.get("verdict") or {}).get("ref"):
+        lines.append("(the verdict's ratios are medians of per-round ratios -- each round runs "
+                     "the lock and glibc back to back -- so they can differ from the ratio of "
+                     "the medians above when runs swing)")
     over = rk.get("oversub")
     if over:
         lines.append("")

@@ -76,12 +76,15 @@ void pl_config_parse(const char *v, const char *st, pl_config_t *out)
                                       (clof_lockset_t){&pl_lockdefs[0].name, pl_nlockdefs,
                                                        sizeof pl_lockdefs[0]},
                                       3, near, sizeof near);
+        bool named = clof_lockname_canon(v, canon, sizeof canon);
         snprintf(out->lock_msg, sizeof out->lock_msg,
                  "clof-preload: running on glibc's pthread mutexes: %s CLOF_LOCK='%.60s'%s%s%s "
-                 "(clof locks lists the names)",
-                 clof_lockname_canon(v, canon, sizeof canon) ? "this library has no lock"
-                                                             : "unknown lock",
-                 v, k ? "; did you mean " : "", near, k ? "?" : "");
+                 "(%s)",
+                 named ? "this library has no lock" : "unknown lock", v,
+                 k ? "; did you mean " : "", near, k ? "?" : "",
+                 named ? "it has the basic and NUMA locks, compositions of 2-3 levels and "
+                         "cr:/asl: over them: docs/locks.md"
+                       : "clof locks lists the names");
         return;
     }
     out->lock = d;

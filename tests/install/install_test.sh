@@ -28,4 +28,14 @@ MANPATH="$man_root" man 7 clof-preload 2>&1 | grep -q "CLOF_LOCK" \
 "$tmp/prefix/bin/clof" --version | grep -q "^clof [0-9]" || { echo "FAIL install: clof --version"; exit 1; }
 [ "$("$tmp/prefix/bin/clof" locks --canon clof:TKT-mcs)" = tkt-mcs ] \
   || { echo "FAIL install: the installed clof locks --canon"; exit 1; }
-echo "PASS install: find_package(clof), pkg-config clof, man pages, clof --version"
+# clof bench (and with it clof select) from the prefix: the programs it runs
+# are installed beside it; --simulate where the simulator is built
+out=$("$tmp/prefix/bin/clof" bench --lock mcs --threads 1 --duration 0.01 --json 2>&1) \
+  && case "$out" in *'"lock":"mcs"'*) ;; *) false ;; esac \
+  || { echo "FAIL install: the installed clof bench: $out"; exit 1; }
+if [ -x "$build/bin/clof-bench-sim" ]; then
+  out=$("$tmp/prefix/bin/clof" bench --simulate m1 --lock mcs --threads 2 --json 2>&1) \
+    && case "$out" in *'"simulated":true'*) ;; *) false ;; esac \
+    || { echo "FAIL install: the installed clof bench --simulate: $out"; exit 1; }
+fi
+echo "PASS install: find_package(clof), pkg-config clof, man pages, clof --version, clof bench"
