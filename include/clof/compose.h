@@ -104,16 +104,9 @@
  * The lock is held exactly when HELD is set, so tryacquire is the fast CAS
  * alone.  has_waiters of a fast owner reports a waiting system-level owner
  * (TOPWAIT) only.  Under contention an arrival costs one more read of a line
- * that changes only when the system lock changes hands.  Bypass is bounded:
- * a fast owner delays the system-level owner by at most one critical
- * section; queued waiters are bypassed while the system lock is free, that
- * is while a successor handed a lower level (at the keep-local threshold,
- * or when no cohort holds the system lock) has not yet set TOPWAIT: one
- * arrival after another, for as long as that successor takes to run -- a
- * bound in time (a wake-up when it was parked), not in number (measured by
- * tests/asl/test_asl.c's starve test: up to hundreds of critical sections
- * on a loaded 2-vCPU machine, where the paper's lock stays within its
- * bound).
+ * that changes only when the system lock changes hands.  A fast owner delays
+ * the system-level owner by at most one critical section; queued waiters are
+ * bypassed while the system lock is free: bounded in time (docs/clof.md).
  * Define CLOF_COMPOSE_NO_FAST_PATH for the paper's lock exactly (the
  * simulator and clof-bench can compare both).  One-level compositions have
  * no fast path; the abortable cohort locks (numa/acohort.h) take HELD by
