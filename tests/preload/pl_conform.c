@@ -19,7 +19,7 @@
  *   pl_conform_cond.c      condition variables
  *   pl_conform_fork.c      fork
  *   pl_conform_stress.c    signals interrupting waits, cancellation, stressed
- *   pl_conform_sched.c     SCHED_FIFO
+ *   pl_conform_sched.c     SCHED_FIFO: waiters park; the order of real-time waiters
  *   pl_conform_config.c    configuration, statistics, symbols
  *   pl_conform_asl.c       LibASL: CLOF_LOCK=asl:<lock>
  */
@@ -66,6 +66,7 @@ static const struct {
     {"sig_waits", t_sig_waits, 0},
     {"cancel_stress", t_cancel_stress, 0},
     {"sched_fifo", t_sched_fifo, 0},
+    {"sched_order", t_sched_order, 0},
     {"oom", t_oom, 0},
     {"stats", t_stats, 0},
     {"config", t_config, 0},

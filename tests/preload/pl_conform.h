@@ -235,6 +235,7 @@ void t_fork_stress(void);
 void t_sig_waits(void);
 void t_cancel_stress(void);
 void t_sched_fifo(void);
+void t_sched_order(void);
 void t_stats(void);
 void t_config(void);
 void t_symbols(void);
