@@ -321,7 +321,7 @@ void t_fork_stress(void)
     pthread_mutexattr_destroy(&a);
     EQ(pthread_mutex_init(&fs_cm, NULL), 0);
     EQ(pthread_atfork(fs_prepare, fs_parent, fs_child_handler), 0);
-    enum { NT = 6, FORKS = 60 };
+    enum { NT = 6, FORKS = 40 };
     pthread_t t[NT];
     for (int i = 0; i < NT; i++)
         t[i] = spawn(fs_parent_thread, (void *)(intptr_t)i);

@@ -34,7 +34,7 @@
  *   signals    readers and writers blocked in rdlock/timedrdlock/wrlock/
  *              timedwrlock get SIGUSR2 every ~100 us (no SA_RESTART): no
  *              error returned, the handler runs, exclusion holds
- *   fork       60 forks with threads holding and waiting for the rwlock,
+ *   fork       30 forks with threads holding and waiting for the rwlock,
  *              pthread_atfork handlers write-locking and unlocking it; the
  *              child uses it with new threads
  * Exit 0 pass, 1 fail; a watchdog turns a hang into a failure.
@@ -281,7 +281,7 @@ static void test_signals(void)
  * parent and child unlock it); the forking thread also holds a read lock
  * of a second rwlock across the fork.  The child finds the first rwlock
  * free, runs new readers and writers on it, unlocks the second and
- * write-locks it.  60 forks; a child that hangs or fails fails the test. */
+ * write-locks it.  30 forks; a child that hangs or fails fails the test. */
 static pthread_rwlock_t fk_l = PTHREAD_RWLOCK_INITIALIZER, fk_held;
 static int fk_stop;
 static void fk_prepare(void) { pthread_rwlock_wrlock(&fk_l); }
@@ -303,7 +303,7 @@ static void *fk_thread(void *arg)
         if ((n & 7) == 0)
             sleep_us(50);
         CLOF_TEST_CHECK(pthread_rwlock_unlock(&fk_l) == 0, "unlock");
-        if (role < 2 && (n & 1)) /* readers leave gaps: writers get in */
+        if (role < 2) /* readers leave gaps: writers (and fork's prepare) get in */
             sleep_us(100);
     }
     return NULL;
@@ -358,7 +358,7 @@ static void test_fork(void)
     }
     CLOF_TEST_CHECK(pthread_rwlock_init(&fk_held, NULL) == 0, "init");
     CLOF_TEST_CHECK(pthread_atfork(fk_prepare, fk_release, fk_release) == 0, "pthread_atfork");
-    enum { N = 4, FORKS = 60 };
+    enum { N = 4, FORKS = 30 };
     pthread_t t[N];
     for (int i = 0; i < N; i++)
         CLOF_TEST_CHECK(pthread_create(&t[i], NULL, fk_thread, (void *)(uintptr_t)i) == 0,
