@@ -645,12 +645,17 @@ void pl_rw_fork_child(int32_t old, int32_t now)
 {
     if (clof_atomic32_read_acq(&pl_rw_state) != PL_STATE_READY || pl_rw == NULL)
         return;
+    /* (written only where not already zero: the child's pages stay shared
+     * with the parent's unless something changes) */
     __atomic_store_n(&pl_rw_rt_blocked, 0, __ATOMIC_RELAXED);
-    memset((void *)clof_bravo_table, 0, sizeof clof_bravo_table);
+    for (uint32_t i = 0; i < CLOF_BRAVO_SLOTS; i++)
+        if (clof_atomicptr_read_rlx(&clof_bravo_table[i]) != NULL)
+            clof_atomicptr_write_rlx(&clof_bravo_table[i], NULL);
     for (pl_rwblk_t *c = pl_rw_chunks; c != NULL; c = c->chunk_next) {
         for (uint32_t i = 0; i < c->chunk_n; i++) {
             pl_rwblk_t *b = (pl_rwblk_t *)(void *)((char *)c + i * pl_rw_blksz);
-            clof_atomic32_write_rlx(&b->rtw, 0);
+            if (clof_atomic32_read_rlx(&b->rtw) != 0)
+                clof_atomic32_write_rlx(&b->rtw, 0);
             bool w = old != 0 && (int32_t)clof_atomic32_read_rlx(&b->wowner) == old;
             bool r = false;
             for (pl_rwrec_t *h = pl_rwt.held; h != NULL && !r; h = h->next)
