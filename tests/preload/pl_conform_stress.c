@@ -11,13 +11,13 @@
  *                  from the main thread every ~100 us: every handler runs,
  *                  no wait returns an error (POSIX allows no EINTR there),
  *                  a plain counter adds up, every ticket is taken
- *   cancel_stress  100 rounds of 3 threads blocked in pthread_cond_wait or
- *                  _timedwait, cancelled while tickets are posted: each
- *                  cleanup handler runs holding the mutex (an errorcheck
- *                  mutex's unlock says EPERM otherwise), the mutex is free
- *                  afterwards, and no signal is lost to a cancellation: the
- *                  tickets left are taken by the waiters that stay with no
- *                  further signal
+ *   cancel_stress  50 rounds of 3 threads blocked in pthread_cond_wait or
+ *                  _timedwait, at the head of the queue, cancelled while
+ *                  tickets are posted: each cleanup handler runs holding the
+ *                  mutex (an errorcheck mutex's unlock says EPERM
+ *                  otherwise), the mutex is free afterwards, and no signal
+ *                  is lost to a cancellation: the tickets left are taken by
+ *                  the waiter queued behind them with no further signal
  * A watchdog of 30 s fails a hang (SIGALRM, not the ctest timeout).
  */
 #include "pl_conform.h"
@@ -240,6 +240,13 @@ static void *cs_waiter(void *p)
     return NULL;
 }
 
+/* Each round: three victims queue first, then one waiter that stays; 1-3
+ * tickets are posted with a signal each and the victims cancelled at once
+ * (or after up to 0.5 ms): a FIFO condition variable hands those signals to
+ * the victims, so a victim is often cancelled after a signal chose it and
+ * before it woke.  Then, with no further signal, the waiter that stayed must
+ * take every ticket left: a signal a cancelled victim consumed and did not
+ * pass on would leave a ticket and the waiter asleep. */
 static void cancel_rounds(int errorcheck)
 {
     cs_t k;
@@ -252,22 +259,26 @@ static void cancel_rounds(int errorcheck)
     pthread_mutexattr_destroy(&ma);
     EQ(pthread_cond_init(&k.c, NULL), 0);
     k.errorcheck = errorcheck;
-    cs_arg_t stay_a[2] = {{&k, 2}, {&k, 3}};
-    pthread_t stay[2] = {spawn(cs_waiter, &stay_a[0]), spawn(cs_waiter, &stay_a[1])};
     unsigned seed = 777u + (unsigned)errorcheck;
     long posted = 0;
-    enum { ROUNDS = 50, VICTIMS = 3 };
+    enum { ROUNDS = 25, VICTIMS = 3 };
     for (int round = 0; round < ROUNDS; round++) {
         pthread_t v[VICTIMS];
-        cs_arg_t va[VICTIMS];
-        int w0 = atomic_load(&k.waiting);
+        cs_arg_t va[VICTIMS], sa = {&k, 2 + (round & 1)};
         for (int i = 0; i < VICTIMS; i++) {
             va[i] = (cs_arg_t){&k, (round + i) & 1};
             v[i] = spawn(cs_waiter, &va[i]);
+            /* queued in this order: announced under the mutex, released it */
+            await_at_least(&k.waiting, round * (VICTIMS + 1) + i + 1, 20, "victims waiting");
+            EQ(pthread_mutex_lock(&k.m), 0);
+            EQ(pthread_mutex_unlock(&k.m), 0);
         }
-        await_at_least(&k.waiting, w0 + VICTIMS, 20, "victims waiting");
+        pthread_t stay = spawn(cs_waiter, &sa);
+        await_at_least(&k.waiting, (round + 1) * (VICTIMS + 1), 20, "waiter");
+        EQ(pthread_mutex_lock(&k.m), 0);
+        EQ(pthread_mutex_unlock(&k.m), 0);
         seed = seed * 1103515245u + 12345u;
-        int n = (int)(seed >> 16) % 4;
+        int n = 1 + (int)(seed >> 16) % 3;
         for (int i = 0; i < n; i++) { /* tickets racing the cancellations */
             EQ(pthread_mutex_lock(&k.m), 0);
             k.tickets++;
@@ -286,30 +297,27 @@ static void cancel_rounds(int errorcheck)
         }
         EQ(atomic_load(&k.cleanups), (round + 1) * VICTIMS);
         EQ(atomic_load(&k.bad_cleanups), 0);
-    }
-    /* No further signal: every ticket posted must be taken by the waiters
-     * that stay.  A signal consumed by a cancelled waiter and not passed on
-     * would leave a ticket here with both asleep. */
-    double end = now_s(CLOCK_MONOTONIC) + 5;
-    for (;;) {
+        double end = now_s(CLOCK_MONOTONIC) + 5;
+        for (;;) { /* no further signal */
+            EQ(pthread_mutex_lock(&k.m), 0);
+            long left = k.tickets;
+            EQ(pthread_mutex_unlock(&k.m), 0);
+            if (left == 0)
+                break;
+            if (now_s(CLOCK_MONOTONIC) > end)
+                FAIL("round %d: %ld of %d tickets never taken: a wake-up was lost to a "
+                     "cancellation", round, left, n);
+            sleep_ms(1);
+        }
         EQ(pthread_mutex_lock(&k.m), 0);
-        long left = k.tickets;
+        k.stop = 1;
+        EQ(pthread_cond_broadcast(&k.c), 0);
         EQ(pthread_mutex_unlock(&k.m), 0);
-        if (left == 0)
-            break;
-        if (now_s(CLOCK_MONOTONIC) > end)
-            FAIL("%ld of %ld tickets never taken: a wake-up was lost to a cancellation", left,
-                 posted);
-        sleep_ms(1);
+        join(stay);
+        EQ(trylock_in_thread(&k.m), 0); /* free after the cleanups */
+        k.stop = 0;
     }
-    EQ(pthread_mutex_lock(&k.m), 0);
     EQ(k.taken, posted);
-    k.stop = 1;
-    EQ(pthread_cond_broadcast(&k.c), 0);
-    EQ(pthread_mutex_unlock(&k.m), 0);
-    join(stay[0]);
-    join(stay[1]);
-    EQ(trylock_in_thread(&k.m), 0);
     EQ(pthread_cond_destroy(&k.c), 0);
     EQ(pthread_mutex_destroy(&k.m), 0);
     printf("%s mutex: %d cancellations, %ld tickets posted and taken\n",
