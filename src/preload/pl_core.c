@@ -875,6 +875,7 @@ static void pl_fork_child(void)
         pl_registry = &pl_tls;
         pl_threads_live = pl_threads_seen = 1;
     }
+    pl_rw_fork_child(old, now);
     if (pl_lock == NULL)
         return;
     /* Mutexes held by the forking thread: a fresh lock state, still held by

@@ -566,6 +566,9 @@ extern clof_atomic32_t pl_state PL_HIDDEN;
 extern bool pl_glibc_mode PL_HIDDEN;  /* running on glibc's locks */
 extern const pl_lockdef_t *pl_lock PL_HIDDEN; /* NULL in glibc mode */
 extern clof_atomic32_t pl_fork_gen PL_HIDDEN; /* bumped in every fork child */
+/* pl_rwlock.c: the rwlocks in a fork child (old: the forking thread's id in
+ * the parent, now: here) */
+PL_HIDDEN void pl_rw_fork_child(int32_t old, int32_t now);
 
 PL_HIDDEN void pl_start(void);            /* configure (idempotent, thread-safe) */
 static inline void pl_ensure_started(void)

@@ -209,6 +209,9 @@ typedef struct pl_rwblk {
     clof_atomic32_t rtw;
     pl_rwrec_t *wrec;          /* write holder's record */
     struct pl_rwblk *next_free;
+    struct pl_rwblk *chunk_next; /* first block of a chunk: the next chunk */
+    uint32_t chunk_n;          /* first block of a chunk: its blocks */
+    uint32_t pref;             /* CLOF_RW_PREF_* given at install */
     /* the lock, on the next cache line: as large as the selected lock
      * (pl_rw_blksz), not as the largest */
     union pl_rwlk lk CLOF_CACHE_ALIGNED;
@@ -233,6 +236,7 @@ static uint32_t pl_rw_pref_writer = PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP
 
 static clof_tas_t pl_rw_glock; /* the global free lists */
 static pl_rwblk_t *pl_rw_free_blks;
+static pl_rwblk_t *pl_rw_chunks; /* every chunk of blocks (fork child) */
 static pl_rwrec_t *pl_rw_free_recs;
 static pthread_key_t pl_rw_key;
 
@@ -294,6 +298,10 @@ static pl_rwblk_t *pl_rw_blk_get(bool *fresh)
         pl_rw_free_blks = b2;
     }
     pl_rw_n_blocks += n;
+    pl_rwblk_t *first = (pl_rwblk_t *)(void *)chunk;
+    first->chunk_n = (uint32_t)n;
+    first->chunk_next = pl_rw_chunks;
+    pl_rw_chunks = first;
     pl_rw_glock_release();
     *fresh = true;
     return (pl_rwblk_t *)(void *)chunk;
@@ -535,6 +543,7 @@ static __attribute__((noinline)) pl_rwblk_t *pl_rw_install(pthread_rwlock_t *rw)
     }
     clof_atomic32_write_rlx(&b->wowner, 0);
     b->wrec = NULL;
+    b->pref = pref;
     pl_rwblk_t *old = clof_atomicptr_cmpxchg(pl_rw_slot(rw), NULL, b);
     if (old == NULL)
         return b;
@@ -616,6 +625,56 @@ static __attribute__((noinline)) void pl_rw_rt_leave(pl_rwblk_t *b)
     }
     __atomic_fetch_sub(&pl_rw_rt_blocked, 1, __ATOMIC_SEQ_CST);
     pl_futex_wake(&b->rtw._v, INT32_MAX, false);
+}
+
+/* ---- fork ----------------------------------------------------------------------------
+ * In the child only the forking thread runs.  A rwlock it holds (the
+ * pthread_atfork pattern: the prepare handler write-locks, the child
+ * handler unlocks) may have the parent's other threads queued in it, and
+ * records its write holder by the parent's thread id: its block gets a
+ * fresh lock, taken again for the forking thread's holds (write, or each of
+ * its read holds), the write hold under its new id.  Real-time writers
+ * registered by the parent's threads, and BRAVO's visible readers (slots of
+ * threads that do not exist here, or the forking thread's, taken again
+ * below), are forgotten.  A rwlock held only by threads that did not
+ * survive stays held, as with glibc (a BRAVO fast read hold excepted: it
+ * was a table slot).  Called by pl_fork_child (the child handler the
+ * library registers first, before any of the program's); old is the
+ * forking thread's id in the parent, now its id here. */
+void pl_rw_fork_child(int32_t old, int32_t now)
+{
+    if (clof_atomic32_read_acq(&pl_rw_state) != PL_STATE_READY || pl_rw == NULL)
+        return;
+    /* (written only where not already zero: the child's pages stay shared
+     * with the parent's unless something changes) */
+    __atomic_store_n(&pl_rw_rt_blocked, 0, __ATOMIC_RELAXED);
+    for (uint32_t i = 0; i < CLOF_BRAVO_SLOTS; i++)
+        if (clof_atomicptr_read_rlx(&clof_bravo_table[i]) != NULL)
+            clof_atomicptr_write_rlx(&clof_bravo_table[i], NULL);
+    for (pl_rwblk_t *c = pl_rw_chunks; c != NULL; c = c->chunk_next) {
+        for (uint32_t i = 0; i < c->chunk_n; i++) {
+            pl_rwblk_t *b = (pl_rwblk_t *)(void *)((char *)c + i * pl_rw_blksz);
+            if (clof_atomic32_read_rlx(&b->rtw) != 0)
+                clof_atomic32_write_rlx(&b->rtw, 0);
+            bool w = old != 0 && (int32_t)clof_atomic32_read_rlx(&b->wowner) == old;
+            bool r = false;
+            for (pl_rwrec_t *h = pl_rwt.held; h != NULL && !r; h = h->next)
+                r = h->blk == b;
+            if (!w && !r)
+                continue;
+            /* the old lock state is dropped, not destroyed (what it built
+             * is a leak in the child, never a lock that stays held) */
+            memset(&b->lk, 0, pl_rw_blksz - offsetof(pl_rwblk_t, lk));
+            pl_rw->init(&b->lk, b->pref);
+            if (w) {
+                pl_rw->wa(&b->lk, &b->wrec->ctx);
+                clof_atomic32_write_rlx(&b->wowner, (uint32_t)now);
+            }
+            for (pl_rwrec_t *h = pl_rwt.held; h != NULL; h = h->next)
+                if (h->blk == b)
+                    pl_rw->ra(&b->lk, &h->ctx);
+        }
+    }
 }
 
 /* A reader, while real-time writers are blocked somewhere: 0 when it may

@@ -18,7 +18,8 @@
  *   pl_conform_threads.c   10,000 threads over the process's life
  *   pl_conform_cond.c      condition variables
  *   pl_conform_fork.c      fork
- *   pl_conform_sched.c     SCHED_FIFO
+ *   pl_conform_stress.c    signals interrupting waits, cancellation, stressed
+ *   pl_conform_sched.c     SCHED_FIFO: waiters park; the order of real-time waiters
  *   pl_conform_config.c    configuration, statistics, symbols
  *   pl_conform_asl.c       LibASL: CLOF_LOCK=asl:<lock>
  */
@@ -61,7 +62,11 @@ static const struct {
     {"cond_types", t_cond_types, 0},
     {"cond_pshared", t_cond_pshared, 0},
     {"fork", t_fork, 0},
+    {"fork_stress", t_fork_stress, 0},
+    {"sig_waits", t_sig_waits, 0},
+    {"cancel_stress", t_cancel_stress, 0},
     {"sched_fifo", t_sched_fifo, 0},
+    {"sched_order", t_sched_order, 0},
     {"oom", t_oom, 0},
     {"stats", t_stats, 0},
     {"config", t_config, 0},

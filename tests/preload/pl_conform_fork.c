@@ -137,3 +137,210 @@ void t_fork(void)
     }
     wait_child(pid, "child of a child");
 }
+
+/* ---- fork_stress ---------------------------------------------------------------------
+ * fork() again and again from a program whose other threads hold and wait
+ * for clof mutexes of every type, wait on a condition variable and in timed
+ * locks, with pthread_atfork handlers in the usual pattern (prepare locks
+ * the program's mutexes, parent and child unlock them); the child checks
+ * every mutex is free and works (recursive and errorcheck semantics
+ * included), runs new threads on them and on the condition variable
+ * (signal and timed wait), and exits.  No child may hang or crash. */
+static pthread_mutex_t fs_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t fs_rec, fs_ec, fs_cm;
+static pthread_cond_t fs_cv = PTHREAD_COND_INITIALIZER;
+static int fs_go;
+static long fs_count, fs_rcount;
+static atomic_int fs_stop;
+static void fs_prepare(void)
+{
+    pthread_mutex_lock(&fs_m);
+    pthread_mutex_lock(&fs_rec);
+    pthread_mutex_lock(&fs_ec);
+    pthread_mutex_lock(&fs_cm);
+}
+static void fs_parent(void)
+{
+    pthread_mutex_unlock(&fs_cm);
+    pthread_mutex_unlock(&fs_ec);
+    pthread_mutex_unlock(&fs_rec);
+    pthread_mutex_unlock(&fs_m);
+}
+/* In the child the forking thread has a new thread id: glibc answers EPERM
+ * to its unlock of a recursive or errorcheck mutex locked before the fork
+ * (clof's lets it unlock); such a mutex is initialised again, the other
+ * usual pattern. */
+static int fs_rec_unlock, fs_ec_unlock;
+static void fs_reinit(pthread_mutex_t *m, int type)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, type);
+    pthread_mutex_init(m, &a);
+    pthread_mutexattr_destroy(&a);
+}
+static void fs_child_handler(void)
+{
+    pthread_mutex_unlock(&fs_cm);
+    fs_ec_unlock = pthread_mutex_unlock(&fs_ec);
+    if (fs_ec_unlock != 0)
+        fs_reinit(&fs_ec, PTHREAD_MUTEX_ERRORCHECK);
+    fs_rec_unlock = pthread_mutex_unlock(&fs_rec);
+    if (fs_rec_unlock != 0)
+        fs_reinit(&fs_rec, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_unlock(&fs_m);
+}
+static void fs_pause(unsigned i)
+{
+    if ((i & 3) == 0) {
+        struct timespec d = {0, 50000L};
+        nanosleep(&d, NULL);
+    }
+}
+static void *fs_parent_thread(void *p)
+{
+    int role = (int)(intptr_t)p;
+    for (unsigned i = 0; !atomic_load(&fs_stop); i++) {
+        struct timespec abs = ts_in(CLOCK_REALTIME, 20);
+        switch (role) {
+        case 0: /* holds the plain mutex, sometimes sleeping inside */
+        case 1:
+            EQ(pthread_mutex_lock(&fs_m), 0);
+            fork_count++;
+            fs_pause(i);
+            EQ(pthread_mutex_unlock(&fs_m), 0);
+            break;
+        case 2: /* recursive, twice, the first time timed */
+            EQ(pthread_mutex_timedlock(&fs_rec, &abs), 0);
+            EQ(pthread_mutex_lock(&fs_rec), 0);
+            fs_pause(i);
+            EQ(pthread_mutex_unlock(&fs_rec), 0);
+            EQ(pthread_mutex_unlock(&fs_rec), 0);
+            break;
+        case 3: /* errorcheck */
+            EQ(pthread_mutex_lock(&fs_ec), 0);
+            fs_pause(i);
+            EQ(pthread_mutex_unlock(&fs_ec), 0);
+            break;
+        case 4: /* waits on the condition variable */
+            EQ(pthread_mutex_lock(&fs_cm), 0);
+            while (!fs_go && !atomic_load(&fs_stop))
+                EQ(pthread_cond_wait(&fs_cv, &fs_cm), 0);
+            fs_go = 0;
+            EQ(pthread_mutex_unlock(&fs_cm), 0);
+            break;
+        default: /* signals it, and waits timed */
+            EQ(pthread_mutex_lock(&fs_cm), 0);
+            fs_go = 1;
+            EQ(pthread_cond_signal(&fs_cv), 0);
+            abs = ts_in(CLOCK_REALTIME, 0.0002);
+            int r = pthread_cond_timedwait(&fs_cv, &fs_cm, &abs);
+            CHECK(r == 0 || r == ETIMEDOUT, "timedwait: %d", r);
+            EQ(pthread_mutex_unlock(&fs_cm), 0);
+            break;
+        }
+    }
+    return NULL;
+}
+static void *fs_child_thread(void *p)
+{
+    int role = (int)(intptr_t)p;
+    if (role == 2) { /* a condition waiter of the child's own */
+        EQ(pthread_mutex_lock(&fs_cm), 0);
+        while (fs_go != 2)
+            EQ(pthread_cond_wait(&fs_cv, &fs_cm), 0);
+        fs_go = 3;
+        EQ(pthread_cond_signal(&fs_cv), 0);
+        EQ(pthread_mutex_unlock(&fs_cm), 0);
+        return NULL;
+    }
+    for (int i = 0; i < 300; i++) {
+        EQ(pthread_mutex_lock(&fs_m), 0);
+        fs_count++;
+        EQ(pthread_mutex_unlock(&fs_m), 0);
+        EQ(pthread_mutex_lock(&fs_rec), 0);
+        EQ(pthread_mutex_lock(&fs_rec), 0);
+        fs_rcount++;
+        EQ(pthread_mutex_unlock(&fs_rec), 0);
+        EQ(pthread_mutex_unlock(&fs_rec), 0);
+    }
+    return NULL;
+}
+static void fs_child(void)
+{
+    alarm(20);
+    /* the atfork child handler released every mutex */
+    EQ(pthread_mutex_trylock(&fs_m), 0);
+    EQ(pthread_mutex_unlock(&fs_m), 0);
+    EQ(pthread_mutex_trylock(&fs_rec), 0);
+    EQ(pthread_mutex_trylock(&fs_rec), 0);
+    EQ(pthread_mutex_unlock(&fs_rec), 0);
+    EQ(pthread_mutex_unlock(&fs_rec), 0);
+    EQ(pthread_mutex_lock(&fs_ec), 0);
+    EQ(pthread_mutex_lock(&fs_ec), EDEADLK);
+    EQ(pthread_mutex_unlock(&fs_ec), 0);
+    EQ(pthread_mutex_unlock(&fs_ec), EPERM);
+    fs_count = fs_rcount = 0;
+    pthread_t t[3];
+    for (int i = 0; i < 3; i++)
+        t[i] = spawn(fs_child_thread, (void *)(intptr_t)i);
+    /* the condition variable whose parent waiters are gone */
+    EQ(pthread_mutex_lock(&fs_cm), 0);
+    fs_go = 2;
+    EQ(pthread_cond_broadcast(&fs_cv), 0);
+    while (fs_go != 3) {
+        struct timespec abs = ts_in(CLOCK_REALTIME, 10);
+        EQ(pthread_cond_timedwait(&fs_cv, &fs_cm, &abs), 0);
+    }
+    struct timespec abs = ts_in(CLOCK_REALTIME, 0.002);
+    EQ(pthread_cond_timedwait(&fs_cv, &fs_cm, &abs), ETIMEDOUT);
+    EQ(pthread_mutex_unlock(&fs_cm), 0);
+    for (int i = 0; i < 3; i++)
+        join(t[i]);
+    EQ(fs_count, 2 * 300);
+    EQ(fs_rcount, 2 * 300);
+    /* clof: the forking thread's unlocks in the child worked */
+    if (strcmp(info().lock, "glibc") != 0) {
+        EQ(fs_rec_unlock, 0);
+        EQ(fs_ec_unlock, 0);
+    }
+    _exit(0);
+}
+
+void t_fork_stress(void)
+{
+    if (getenv("CLOF_EMULATOR") != NULL)
+        SKIP("under an emulator (CLOF_EMULATOR): qemu-user aborts on fork of threaded programs");
+    alarm(60); /* the watchdog (pl_conform.c), 60 s from here */
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    EQ(pthread_mutex_init(&fs_rec, &a), 0);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK);
+    EQ(pthread_mutex_init(&fs_ec, &a), 0);
+    pthread_mutexattr_destroy(&a);
+    EQ(pthread_mutex_init(&fs_cm, NULL), 0);
+    EQ(pthread_atfork(fs_prepare, fs_parent, fs_child_handler), 0);
+    enum { NT = 6, FORKS = 40 };
+    pthread_t t[NT];
+    for (int i = 0; i < NT; i++)
+        t[i] = spawn(fs_parent_thread, (void *)(intptr_t)i);
+    unsigned seed = 99;
+    for (int k = 0; k < FORKS; k++) {
+        seed = seed * 1103515245u + 12345u;
+        struct timespec d = {0, (long)((seed >> 16) % 1000) * 1000L};
+        nanosleep(&d, NULL);
+        pid_t pid = fork();
+        CHECK(pid >= 0, "fork: %s", strerror(errno));
+        if (pid == 0)
+            fs_child();
+        wait_child(pid, "fork_stress");
+    }
+    atomic_store(&fs_stop, 1);
+    EQ(pthread_mutex_lock(&fs_cm), 0);
+    EQ(pthread_cond_broadcast(&fs_cv), 0);
+    EQ(pthread_mutex_unlock(&fs_cm), 0);
+    for (int i = 0; i < NT; i++)
+        join(t[i]);
+    printf("%d forks, %ld parent critical sections on the plain mutex\n", FORKS, fork_count);
+}

@@ -31,6 +31,12 @@
  *   rt         SCHED_FIFO threads: no reader enters while a writer of higher
  *              or equal priority is blocked, one of higher priority does
  *              (skipped, 77, where SCHED_FIFO is not allowed)
+ *   signals    readers and writers blocked in rdlock/timedrdlock/wrlock/
+ *              timedwrlock get SIGUSR2 every ~100 us (no SA_RESTART): no
+ *              error returned, the handler runs, exclusion holds
+ *   fork       30 forks with threads holding and waiting for the rwlock,
+ *              pthread_atfork handlers write-locking and unlocking it; the
+ *              child uses it with new threads
  * Exit 0 pass, 1 fail; a watchdog turns a hang into a failure.
  */
 #define _GNU_SOURCE 1
@@ -44,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -177,6 +184,206 @@ static void test_mix(void)
                         (unsigned long long)writes_done, (unsigned long long)lines[0].v);
     }
     CLOF_TEST_CHECK(pthread_rwlock_destroy(&rw_init) == 0, "destroy");
+}
+
+/* ---- signals: waits interrupted by a handler ----
+ * Readers (rdlock, timedrdlock) and writers (wrlock, timedwrlock) contend
+ * with sleeps inside their sections, so most of them are blocked, while
+ * the main thread sends each SIGUSR2 every ~100 us (a handler without
+ * SA_RESTART: every futex sleep returns EINTR).  No lock call may return
+ * an error (POSIX gives them no EINTR), the handler runs in every thread,
+ * a writer is alone, readers see consistent data. */
+static _Thread_local long sig_mine;
+static void sig_handler(int s)
+{
+    int e = errno;
+    (void)s;
+    sig_mine++;
+    errno = e;
+}
+static int sig_stop;
+static pthread_rwlock_t sig_l = PTHREAD_RWLOCK_INITIALIZER;
+static void sleep_us(long us)
+{
+    struct timespec d = {0, us * 1000L};
+    while (nanosleep(&d, &d) != 0 && errno == EINTR)
+        ;
+}
+static void *sig_thread(void *arg)
+{
+    int role = (int)(uintptr_t)arg;
+    long n = 0;
+    while (!__atomic_load_n(&sig_stop, __ATOMIC_ACQUIRE)) {
+        struct timespec d = after_ms(CLOCK_REALTIME, 20000);
+        int e = role == 0 || role == 1 ? pthread_rwlock_rdlock(&sig_l)
+                : role == 2            ? pthread_rwlock_timedrdlock(&sig_l, &d)
+                : role == 3            ? pthread_rwlock_wrlock(&sig_l)
+                                       : pthread_rwlock_timedwrlock(&sig_l, &d);
+        CLOF_TEST_CHECK(e == 0, "role %d: lock returned %d (%s) with a 20 s deadline", role, e,
+                        strerror(e));
+        /* the writer is alone, and readers see no writer, through the sleep */
+        int *mine = role >= 3 ? &writers_in : &readers_in;
+        __atomic_fetch_add(mine, 1, __ATOMIC_SEQ_CST);
+        CLOF_TEST_CHECK(__atomic_load_n(&writers_in, __ATOMIC_SEQ_CST) == (role >= 3),
+                        "a writer beside another thread");
+        if (role >= 3)
+            CLOF_TEST_CHECK(__atomic_load_n(&readers_in, __ATOMIC_SEQ_CST) == 0,
+                            "a writer beside readers");
+        if ((++n & 3) == 0)
+            sleep_us(role >= 3 ? 200 : 100);
+        CLOF_TEST_CHECK(__atomic_load_n(&writers_in, __ATOMIC_SEQ_CST) == (role >= 3),
+                        "a writer beside another thread");
+        __atomic_fetch_sub(mine, 1, __ATOMIC_SEQ_CST);
+        if (role >= 3)
+            write_section();
+        else
+            read_section();
+        CLOF_TEST_CHECK(pthread_rwlock_unlock(&sig_l) == 0, "unlock");
+        if (role < 3 && (n & 1)) /* readers leave gaps: writers get in */
+            sleep_us(150);
+    }
+    return (void *)(intptr_t)sig_mine;
+}
+static void test_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = sig_handler;
+    sigemptyset(&sa.sa_mask);
+    CLOF_TEST_CHECK(sigaction(SIGUSR2, &sa, NULL) == 0, "sigaction");
+    enum { N = 5 };
+    pthread_t t[N];
+    for (int i = 0; i < N; i++)
+        CLOF_TEST_CHECK(pthread_create(&t[i], NULL, sig_thread, (void *)(uintptr_t)i) == 0,
+                        "pthread_create");
+    uint64_t end = mono_ns() + 600 * 1000000ull;
+    long sent = 0;
+    while (mono_ns() < end) {
+        for (int i = 0; i < N; i++, sent++)
+            CLOF_TEST_CHECK(pthread_kill(t[i], SIGUSR2) == 0, "pthread_kill");
+        sleep_us(100);
+    }
+    __atomic_store_n(&sig_stop, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < N; i++) {
+        void *r;
+        pthread_join(t[i], &r);
+        CLOF_TEST_CHECK((intptr_t)r > 0, "thread %d never ran the handler", i);
+    }
+    CLOF_TEST_CHECK(lines[0].v == writes_done && writes_done > 0, "writes %llu, lines %llu",
+                    (unsigned long long)writes_done, (unsigned long long)lines[0].v);
+    printf("%ld signals sent, %llu writes\n", sent, (unsigned long long)writes_done);
+    CLOF_TEST_CHECK(pthread_rwlock_trywrlock(&sig_l) == 0, "the rwlock is free at the end");
+    CLOF_TEST_CHECK(pthread_rwlock_unlock(&sig_l) == 0, "unlock");
+}
+
+/* ---- fork: from a program whose threads hold and wait for the rwlock ----
+ * pthread_atfork in the usual pattern (prepare write-locks the rwlock,
+ * parent and child unlock it); the forking thread also holds a read lock
+ * of a second rwlock across the fork.  The child finds the first rwlock
+ * free, runs new readers and writers on it, unlocks the second and
+ * write-locks it.  30 forks; a child that hangs or fails fails the test. */
+static pthread_rwlock_t fk_l = PTHREAD_RWLOCK_INITIALIZER, fk_held;
+static int fk_stop;
+static void fk_prepare(void) { pthread_rwlock_wrlock(&fk_l); }
+static void fk_release(void) { pthread_rwlock_unlock(&fk_l); }
+static void *fk_thread(void *arg)
+{
+    int role = (int)(uintptr_t)arg;
+    for (unsigned n = 0; !__atomic_load_n(&fk_stop, __ATOMIC_ACQUIRE); n++) {
+        struct timespec d = after_ms(CLOCK_MONOTONIC, 20000);
+        int e = role == 0   ? pthread_rwlock_rdlock(&fk_l)
+                : role == 1 ? pthread_rwlock_clockrdlock(&fk_l, CLOCK_MONOTONIC, &d)
+                : role == 2 ? pthread_rwlock_wrlock(&fk_l)
+                            : pthread_rwlock_clockwrlock(&fk_l, CLOCK_MONOTONIC, &d);
+        CLOF_TEST_CHECK(e == 0, "role %d: lock returned %d", role, e);
+        if (role >= 2)
+            write_section();
+        else
+            read_section();
+        if ((n & 7) == 0)
+            sleep_us(50);
+        CLOF_TEST_CHECK(pthread_rwlock_unlock(&fk_l) == 0, "unlock");
+        if (role < 2) /* readers leave gaps: writers (and fork's prepare) get in */
+            sleep_us(100);
+    }
+    return NULL;
+}
+static void *fk_child_thread(void *arg)
+{
+    int role = (int)(uintptr_t)arg;
+    for (int i = 0; i < 300; i++) {
+        if (role == 0 || (i & 3) == 0) {
+            if (pthread_rwlock_wrlock(&fk_l) != 0)
+                _exit(10);
+            write_section();
+        } else {
+            if (pthread_rwlock_rdlock(&fk_l) != 0)
+                _exit(11);
+            read_section();
+        }
+        if (pthread_rwlock_unlock(&fk_l) != 0)
+            _exit(12);
+    }
+    return NULL;
+}
+static void fk_child(void)
+{
+    alarm(20);
+    if (pthread_rwlock_trywrlock(&fk_l) != 0)
+        _exit(5);
+    if (pthread_rwlock_unlock(&fk_l) != 0)
+        _exit(13);
+    if (pthread_rwlock_tryrdlock(&fk_l) != 0 || pthread_rwlock_unlock(&fk_l) != 0)
+        _exit(6);
+    writes_done = 0;
+    uint64_t v0 = lines[0].v;
+    pthread_t t[3];
+    for (int i = 0; i < 3; i++)
+        if (pthread_create(&t[i], NULL, fk_child_thread, (void *)(uintptr_t)i) != 0)
+            _exit(7);
+    if (pthread_rwlock_unlock(&fk_held) != 0 || pthread_rwlock_wrlock(&fk_held) != 0 ||
+        pthread_rwlock_unlock(&fk_held) != 0)
+        _exit(8);
+    for (int i = 0; i < 3; i++)
+        pthread_join(t[i], NULL);
+    if (lines[0].v != v0 + writes_done)
+        _exit(9);
+    _exit(0);
+}
+static void test_fork(void)
+{
+    if (getenv("CLOF_EMULATOR") != NULL) { /* as pl_conform's fork tests */
+        printf("SKIP: under an emulator (CLOF_EMULATOR): qemu-user aborts on fork of threaded programs\n");
+        exit(77);
+    }
+    CLOF_TEST_CHECK(pthread_rwlock_init(&fk_held, NULL) == 0, "init");
+    CLOF_TEST_CHECK(pthread_atfork(fk_prepare, fk_release, fk_release) == 0, "pthread_atfork");
+    enum { N = 4, FORKS = 30 };
+    pthread_t t[N];
+    for (int i = 0; i < N; i++)
+        CLOF_TEST_CHECK(pthread_create(&t[i], NULL, fk_thread, (void *)(uintptr_t)i) == 0,
+                        "pthread_create");
+    unsigned seed = 4242;
+    for (int k = 0; k < FORKS; k++) {
+        seed = seed * 1103515245u + 12345u;
+        sleep_us((seed >> 16) % 1000);
+        CLOF_TEST_CHECK(pthread_rwlock_rdlock(&fk_held) == 0, "rdlock");
+        pid_t p = fork();
+        CLOF_TEST_CHECK(p >= 0, "fork");
+        if (p == 0)
+            fk_child();
+        CLOF_TEST_CHECK(pthread_rwlock_unlock(&fk_held) == 0, "unlock");
+        int st;
+        CLOF_TEST_CHECK(waitpid(p, &st, 0) == p, "waitpid");
+        CLOF_TEST_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+                        "fork %d: the child failed (status %#x; exit 5-13: see fk_child)", k, st);
+    }
+    __atomic_store_n(&fk_stop, 1, __ATOMIC_RELEASE);
+    for (int i = 0; i < N; i++)
+        pthread_join(t[i], NULL);
+    CLOF_TEST_CHECK(lines[0].v == writes_done && writes_done > 0, "writes %llu, lines %llu",
+                    (unsigned long long)writes_done, (unsigned long long)lines[0].v);
+    printf("%d forks, %llu writes in the parent\n", FORKS, (unsigned long long)writes_done);
 }
 
 /* ---- readers together ---- */
@@ -572,6 +779,10 @@ int main(int argc, char **argv)
         test_oldabi();
     else if (!strcmp(t, "rt"))
         test_rt();
+    else if (!strcmp(t, "signals"))
+        test_signals();
+    else if (!strcmp(t, "fork"))
+        test_fork();
     else {
         fprintf(stderr, "pl_conform_rwlock: unknown test '%s'\n", t);
         return 2;
