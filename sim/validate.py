@@ -280,14 +280,18 @@ def main():
                     help="5000 acquisitions a run instead of 20000 (the test's mode)")
     ap.add_argument("--only", default="vm16,vm2,papers")
     ap.add_argument("--json", help="write every point with its prediction here")
+    ap.add_argument("--mech", help="the model's mechanisms (CLOF_SIM_MECH: none, all, or a "
+                    "comma list of shared-reads, store-buffer; default: the simulator's default)")
     a = ap.parse_args()
     only = set(a.only.split(","))
+    if a.mech is not None:
+        os.environ["CLOF_SIM_MECH"] = a.mech
     if only - {"vm16", "vm2", "papers"}:
         die("--only: expected a list of vm16, vm2, papers, got %r" % a.only)
     sim = Sim(a.bindir, 5000 if a.quick else 20000, max(1, a.jobs))
     out = {"sim_ops": sim.ops}
-    print("sim/validate.py: predicted (SIMULATED, %d acquisitions a run, seed 1) vs measured"
-          % sim.ops)
+    print("sim/validate.py: predicted (SIMULATED, %d acquisitions a run, seed 1; mechanisms: %s) "
+          "vs measured" % (sim.ops, os.environ.get("CLOF_SIM_MECH") or "default"))
     mrows = [r for r in read_csv(os.path.join(VAL, "measured.csv")) if r["machine"] in only]
     mres, msumm = do_machines(sim, mrows, out) if mrows else ([], {})
     pres = do_papers(sim, read_csv(os.path.join(VAL, "papers.csv")), out) if "papers" in only else []
