@@ -579,10 +579,20 @@ static unsigned mech_from_env(void)
     if (!strcmp(e, "all"))
         return SIM_MECH_ALL;
     unsigned m = 0;
-    if (strstr(e, "shared-reads"))
-        m |= SIM_MECH_SHARED_READS;
-    if (strstr(e, "store-buffer"))
-        m |= SIM_MECH_STORE_BUFFER;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", e);
+    char *save = NULL;
+    for (char *w = strtok_r(buf, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+        if (!strcmp(w, "shared-reads"))
+            m |= SIM_MECH_SHARED_READS;
+        else if (!strcmp(w, "store-buffer"))
+            m |= SIM_MECH_STORE_BUFFER;
+        else if (strcmp(w, "none") != 0) {
+            fprintf(stderr, "clof sim: CLOF_SIM_MECH: unknown mechanism '%s' (expected "
+                            "none, all, or a comma list of shared-reads, store-buffer)\n", w);
+            exit(2);
+        }
+    }
     return m;
 }
 bool sim_pending_; /* S.pend_line is set: sim_written checks it */
