@@ -280,6 +280,9 @@ def main():
                     help="5000 acquisitions a run instead of 20000 (the test's mode)")
     ap.add_argument("--only", default="vm16,vm2,papers")
     ap.add_argument("--json", help="write every point with its prediction here")
+    ap.add_argument("--record", action="store_true",
+                    help="write the model error to sim/validation/model-error.json (what "
+                    "clof select --simulate reports)")
     ap.add_argument("--mech", help="the model's mechanisms (CLOF_SIM_MECH: none, all, or a "
                     "comma list of shared-reads, store-buffer; default: the simulator's default)")
     a = ap.parse_args()
@@ -313,6 +316,14 @@ def main():
         print("  model error (median |error| of every held-back point with an error): %.0f%%"
               % (100 * statistics.median(allheld)))
         out["model_error_held_median"] = statistics.median(allheld)
+        if a.record:
+            with open(os.path.join(VAL, "model-error.json"), "w") as f:
+                json.dump({"median_abs_error_held": round(statistics.median(allheld), 3),
+                           "points": len(allheld),
+                           "mechanisms": os.environ.get("CLOF_SIM_MECH") or "default",
+                           "sim_ops": sim.ops,
+                           "made_by": "sim/validate.py --record"}, f, indent=1)
+                f.write("\n")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1, default=str)
