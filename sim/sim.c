@@ -1008,9 +1008,10 @@ void sim_set_wait_model(int model)
  * until the transfer is done, visible to others -- and waking its waiters --
  * only then), in program order with the cpu's earlier stores (TSO).  An
  * atomic RMW, a seq_cst store and a seq_cst fence wait until the buffer
- * has drained (Intel SDM vol. 3A sec. 9.2.2 (8.2.2 in older editions):
- * locked instructions and MFENCE order all earlier stores; Arm ARM B2.3:
- * DMB/acquire-release RMWs order them likewise).  Loads of the cpu's own
+ * has drained (Intel SDM vol. 3A, "Memory Ordering in P6 and More Recent
+ * Processor Families": locked instructions and MFENCE order all earlier
+ * stores; Arm ARM chapter B2, the memory model: DMB and acquire-release
+ * read-modify-writes order them likewise).  Loads of the cpu's own
  * pending lines are forwarded (the cpu owns them: a hit). */
 static inline void sb_drain(sthr_t *t)
 {

@@ -51,6 +51,13 @@ for label in ("vm16 fit", "vm16 held*", "vm2 fit", "vm2 held*", "papers fit", "p
           "summary row '%s'" % label)
 check("model error (median |error| of every held-back point" in out, "the model error line")
 
+# what clof select --simulate prints with its ranking: the recorded error
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import clof_select_common  # noqa: E402
+txt = clof_select_common.sim_model_error_text()
+check(re.match(r"\+-\d+% \(model error: median \|error\| of the \d+ held-back points", txt)
+      is not None, "clof select --simulate's error line: %s" % txt)
+
 # a bad points file: refused with file:line
 tmp = tempfile.mkdtemp()
 try:
