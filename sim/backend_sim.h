@@ -55,8 +55,7 @@ typedef void *clof_vptr_t;
     }                                                                          \
     static inline void clof_be_store_##sfx(T *p, T v, int mo)                  \
     {                                                                          \
-        (void)mo;                                                              \
-        sim_access(p, SIM_WRITE);                                              \
+        sim_access(p, mo == CLOF_MO_SEQ ? SIM_WRITE_SC : SIM_WRITE);           \
         __atomic_store_n(p, v, __ATOMIC_RELAXED);                              \
         sim_written();                                                         \
     }                                                                          \

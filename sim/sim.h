@@ -156,7 +156,10 @@ void sim_stats_get(sim_stats_t *s);
 /* ---- inside a simulated thread ----------------------------------------------
  * (The backend calls these; a benchmark calls sim_now_ns and sim_work_ns.) */
 
-enum { SIM_READ = 0, SIM_WRITE = 1, SIM_RMW = 2 };
+/* SIM_WRITE: a plain, relaxed or release store (it may wait in the store
+ * buffer); SIM_WRITE_SC: a seq_cst store (it drains the store buffer, as
+ * x86's xchg/mov+mfence and a store followed by a full barrier). */
+enum { SIM_READ = 0, SIM_WRITE = 1, SIM_RMW = 2, SIM_WRITE_SC = 3 };
 
 /* Charge one access of kind SIM_READ/SIM_WRITE/SIM_RMW to the line of
  * addr, in virtual-time order (may switch to another simulated thread

@@ -75,7 +75,7 @@ from clof_select_common import (  # noqa: F401 (also this module's names, as bef
     choose_levels,
     default_threads, demo_reason, die, hetero, exit_status, fmt_s, hierarchy_file, loadavg,
     machine_info,
-    oversub_threads, parse_threads, preflight, run_bench)
+    oversub_threads, parse_threads, preflight, run_bench, sim_model_error_text)
 
 DEFAULT_LOCKS = "tkt,mcs,clh,hem"
 DEFAULT_BASELINES = "mcs,hmcs,cna,c-bo-mcs,pthread"
@@ -656,6 +656,9 @@ def ranking_text(rk, params):
                                             ", EMULATED" if hi["emulated"] else "",
                                             ",".join(map(str, th)), params["runs"],
                                             params["duration_s"], params["workload"]))
+    if params.get("simulate"):
+        lines.append("SIMULATED on %s: every figure %s" % (params["simulate"],
+                                                          sim_model_error_text()))
     if params.get("glibc_competes"):
         lines.append("glibc's mutex (pthread) is ranked like every candidate")
     lines += clof_rank.weights_text(rk)

@@ -24,6 +24,22 @@ LOCK_ALIASES = {"tkt": "tkt", "ticket": "tkt", "mcs": "mcs", "clh": "clh", "hem"
                 "hemnc": "hemnc", "ptl": "ptl", "tas": "tas", "ttas": "ttas", "bo": "bo"}
 
 
+def sim_model_error_text():
+    """how far the simulator's figures are from measured ones: the median
+    |error| of the held-back points of sim/validate.py (written there by
+    `sim/validate.py --record`; docs/simulation-accuracy.md)"""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sim", "validation",
+                        "model-error.json")
+    try:
+        with open(path) as f:
+            d = json.load(f)
+        return ("+-%.0f%% (model error: median |error| of the %d held-back points, "
+                "docs/simulation-accuracy.md); differences below that are not findings"
+                % (100 * d["median_abs_error_held"], d["points"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return "of unknown error here (docs/simulation-accuracy.md has the model's error)"
+
+
 def die(msg):
     clof_common.die(CMD, msg, 2)
 

@@ -252,6 +252,9 @@ def ranking_text(rk, params, h):
                 ", EMULATED" if h.get("emulated") else
                 (", SIMULATED" if params["simulate"] else ""),
                 ",".join(map(str, th)), params["runs"], params["duration_s"])]
+    if params.get("simulate"):
+        lines.append("SIMULATED on %s: every figure %s" % (params["simulate"],
+                                                          sel.sim_model_error_text()))
     lines += clof_rank.weights_text(rk)
     lines.append("load average (1 min) before %s, after %s" % (
         params.get("loadavg_1min_before"), params.get("loadavg_1min_after")))

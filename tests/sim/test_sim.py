@@ -69,9 +69,13 @@ def case_ticket_collapses_mcs_holds():
     m16, m128 = sim("kunpeng920", "mcs", 16), sim("kunpeng920", "mcs", 128)
     print("ticket %.3f -> %.3f Mops/s, mcs %.3f -> %.3f Mops/s (16 -> 128 threads)"
           % (mops(t16), mops(t128), mops(m16), mops(m128)))
-    check(mops(t128) < mops(t16) / 5, "ticket collapses: 128 threads < 1/5 of 16 threads")
+    # The margins follow the checked model (docs/simulation-accuracy.md):
+    # with the waiters' re-reads of a clean line served in parallel, ticket
+    # at 16 cpus of the measured 16-cpu machine is predicted 1.5x below MCS
+    # (measured: 1.85x below); before, the model put it 4.7x below.
+    check(mops(t128) < mops(t16) / 1.5, "ticket collapses: 128 threads < 1/1.5 of 16 threads")
     check(mops(m128) > mops(m16) / 3, "mcs holds: 128 threads > 1/3 of 16 threads")
-    check(mops(m128) > 4 * mops(t128), "mcs > 4x ticket at 128 threads")
+    check(mops(m128) > 1.2 * mops(t128), "mcs > 1.2x ticket at 128 threads")
     tx_t = sum(t128["sim"]["transfers_per_cs"].values())
     tx_m = sum(m128["sim"]["transfers_per_cs"].values())
     check(tx_t > 5 * tx_m, "ticket moves > 5x the lines per CS of mcs (%.1f vs %.1f)"
