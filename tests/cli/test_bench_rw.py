@@ -222,8 +222,15 @@ def part_select():
             check("HC-best" in r.stdout and "80% reads" in r.stdout, "the ranking is printed")
         r = run([os.path.join(BIN, "clof"), "select", "--rw", "--rw-locks", "rw-nope",
                  "--out", os.path.join(d, "bad")], env=env)
-        check(r.returncode == 2 and "rw-central" in r.stderr,
-              "clof select --rw with an unknown RW lock lists the known ones")
+        check(r.returncode == 2 and "unknown lock 'rw-nope'" in r.stderr
+              and "clof locks" in r.stderr,
+              "clof select --rw with an unknown RW lock says where to see them: " + r.stderr)
+        r = run([os.path.join(BIN, "clof"), "select", "--rw", "--rw-locks", "MCS",
+                 "--out", os.path.join(d, "bad")], env=env)
+        check(r.returncode == 2 and "mcs is not a reader-writer lock" in r.stderr
+              and "clof locks --family rw" in r.stderr,
+              "clof select --rw with a mutex names it canonically and where to see the RW "
+              "locks: " + r.stderr)
 
 
 {"bench": part_bench, "sim": part_sim, "select": part_select}[PART]()
