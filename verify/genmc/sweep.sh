@@ -21,8 +21,13 @@ list=${1:-}
 default_list() {
   cat <<'EOF'
 clients_numa.c vc_clients_numa c-ptl-tkt rc11,imm
-clients_numa.c vc_clients_numa c-tkt-tkt imm
-clients_numa.c vc_clients_numa clof.tkt3 imm
+clients_numa.c vc_clients_numa c-tkt-tkt rc11,imm
+clients_numa.c vc_clients_numa clof.tkt3 rc11,imm
+clients_numa.c vc_clients_numa clof.tkt3.leaf rc11
+clients_numa.c vc_clients_numa clof.mcs+ticket rc11
+clients_hmcs.c vc_clients_hmcs hmcs2 rc11
+clients_numa.c vc_clients_numa c-tkt-tkt imm -DGENMC_PARK_MODE -DGENMC_THREADS=2 -DVC_MIN_ACQUIRED=2
+clients_numa.c vc_clients_numa c-tkt-tkt rc11 -DGENMC_PARK_MODE -DGENMC_THREADS=2 -DVC_MIN_ACQUIRED=2 -DGENMC_MUTANT_PARK_WAITERS_RLX
 clients_numa.c vc_clients_numa c-bo-mcs imm
 clients_numa.c vc_clients_numa cna imm
 clients_hmcs.c vc_clients_hmcs hmcs3 imm
