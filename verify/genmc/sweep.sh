@@ -26,6 +26,9 @@ clients_numa.c vc_clients_numa clof.tkt3 rc11,imm
 clients_numa.c vc_clients_numa clof.tkt3.leaf rc11
 clients_numa.c vc_clients_numa clof.mcs+ticket rc11
 clients_hmcs.c vc_clients_hmcs hmcs2 rc11
+clients_timed.c vc_clients_timed a-c-bo-clh.timed.fast rc11
+clients_rw.c vc_clients_rw rw.central.wp rc11 -DGENMC_THREADS=2
+clients_rw.c vc_clients_rw rw.bravo.central rc11 -DGENMC_THREADS=2
 clients_numa.c vc_clients_numa c-tkt-tkt imm -DGENMC_PARK_MODE -DGENMC_THREADS=2 -DVC_MIN_ACQUIRED=2
 clients_numa.c vc_clients_numa c-tkt-tkt rc11 -DGENMC_PARK_MODE -DGENMC_THREADS=2 -DVC_MIN_ACQUIRED=2 -DGENMC_MUTANT_PARK_WAITERS_RLX
 clients_numa.c vc_clients_numa c-bo-mcs imm
