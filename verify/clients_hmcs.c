@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * verify/clients_hmcs.c -- HMCS at depth 3 with the HMCS paper's client
+ * verify/clients_hmcs.c -- HMCS at depths 3 and 2 with the HMCS paper's client
  * (Fig. 9: 3 threads on separate NUMA nodes, thresholds 2, T0 acquires
  * twice, counter == 4), and the same with T2 trying once first.
  *
@@ -15,7 +15,9 @@
  *
  * Machine "numa:2,cache:2,core:2": cache (4 cohorts of 2 cpus), numa (2 of
  * 4), system; T0 cpu 0, T1 cpu 2, T2 cpu 4 (the paper's Fig. 6: T0 and T1
- * share the middle lock, T2 is alone).
+ * share the middle lock, T2 is alone).  Depth 2 ("hmcs2", "hmcs2.fast"
+ * ...): machine "numa:2,core:2", T0 cpu 0, T1 cpu 1 (T0's node), T2 cpu 2
+ * (the other node).
  */
 #if defined(VC_HMCS_SFX)
 /* the HMCS paper's barrier variants (numa/hmcs.h), the paper's lock each:
@@ -58,10 +60,12 @@ static void *vc_hmcs_tree1;
 #include <stdio.h>
 #include <stdlib.h>
 
-static clof_topology_t topo3;
-static bool topo_ready;
+static clof_topology_t topo2, topo3;
+static bool topo2_ready, topo_ready;
 static const int32_t cpus_hmcs[3] = {0, 2, 4};
-VC_RESUME_CPUS(resume_vcpu, cpus_hmcs)
+static const int32_t cpus_hmcs2[3] = {0, 1, 2};
+static const int32_t *cur_cpus = cpus_hmcs;
+VC_RESUME_CPUS(resume_vcpu, cur_cpus)
 
 static clof_hmcs_t hmcs_lock;
 static clof_hmcs_ctx_t hmcs_ctx[3];
@@ -73,13 +77,13 @@ static void name_tree_(void *base, size_t size, const char *what, int k, int c)
     vc_name(base, size, b);
 }
 
-static void hmcs3_setup(void *arg)
+/* a fresh lock of `depth` levels over topology t, the threads on cpus */
+static void hmcs_setup_(const clof_topology_t *t, uint32_t depth, const int32_t *cpus)
 {
-    (void)arg;
-    vc_client_machine(&topo3, &topo_ready, "numa:2,cache:2,core:2");
+    cur_cpus = cpus;
     clof_hmcs_destroy(&hmcs_lock);
     memset(hmcs_ctx, 0, sizeof hmcs_ctx);
-    if (clof_hmcs_init_topo(&hmcs_lock, &topo3, 3, NULL) != 0) {
+    if (clof_hmcs_init_topo(&hmcs_lock, t, depth, NULL) != 0) {
         fprintf(stderr, "clof-verify: hmcs init failed\n");
         exit(2);
     }
@@ -92,8 +96,8 @@ static void hmcs3_setup(void *arg)
     clof_hmcs_tree_t *tr = (clof_hmcs_tree_t *)clof_atomicptr_read_rlx(&hmcs_lock.tree);
     vc_name(&tr->fast, sizeof tr->fast, "fast");
 #endif
-    for (uint32_t k = 0; k < 3; k++) {
-        uint32_t n = k == 2 ? 1 : clof_topo_ncohorts(&topo3, tr->lvl[k]);
+    for (uint32_t k = 0; k < depth; k++) {
+        uint32_t n = k == depth - 1 ? 1 : clof_topo_ncohorts(t, tr->lvl[k]);
         for (uint32_t c = 0; c < n; c++) {
             clof_hmcs_hnode_t *h = &tr->nodes[k][c];
             name_tree_(&h->tail, sizeof h->tail, "tail", (int)k, (int)c);
@@ -108,6 +112,19 @@ static void hmcs3_setup(void *arg)
         snprintf(b, sizeof b, "T%d.status", i);
         vc_name(&hmcs_ctx[i].q.status, sizeof hmcs_ctx[i].q.status, b);
     }
+}
+
+static void hmcs3_setup(void *arg)
+{
+    (void)arg;
+    vc_client_machine(&topo3, &topo_ready, "numa:2,cache:2,core:2");
+    hmcs_setup_(&topo3, 3, cpus_hmcs);
+}
+__attribute__((unused)) static void hmcs2_setup(void *arg)
+{
+    (void)arg;
+    vc_client_machine(&topo2, &topo2_ready, "numa:2,core:2");
+    hmcs_setup_(&topo2, 2, cpus_hmcs2);
 }
 
 /* Fig. 9 of the HMCS paper: T0 twice, T1 and T2 once. */
@@ -140,5 +157,10 @@ const vc_client_t VC_HMCS_(vc_clients_hmcs)[] = {
     {VC_HMCS_NAME_("hmcs3") ".try", VC_HMCS_FAMILY_,
      "HMCS depth 3, T2 tries once first, " VC_HMCS_WHAT_, 3, hmcs3_setup,
      hmcs3_try_thread, vc_client_final4, resume_vcpu, "", 2},
+#if !defined(VC_HMCS_INDEXED) /* depth 2: the default layout only */
+    {VC_HMCS_NAME_("hmcs2"), VC_HMCS_FAMILY_,
+     "HMCS depth 2, T0 and T1 on one node, T2 on the other, thresholds 2, " VC_HMCS_WHAT_,
+     3, hmcs2_setup, hmcs3_thread, vc_client_final4, resume_vcpu, "", 2},
+#endif
     {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0},
 };

@@ -3,7 +3,8 @@
  * verify/clients_numa.c -- clients of the NUMA-aware locks (HMCS: in
  * clients_hmcs.c), CNA, the cohort locks,
  * the CLoF induction step CLoF(l, ticket) for every basic lock l (CLoF paper
- * §4.2), and 2- and 3-level compositions of ticket locks.
+ * §4.2), 2- and 3-level compositions of ticket locks and a heterogeneous
+ * 3-level one (MCS, CLH, ticket).
  *
  * Machines (emulated topologies, thresholds 2 at every level so that
  * in-cohort passing really happens and really stops):
@@ -88,12 +89,15 @@ CLOF_BASIC_LOCKS(X)
 #undef X
 /* 2- and 3-level compositions of ticket locks (the paper's GenMC runs). */
 CLOF_COMPOSE(tkt3, ticket, ticket, ticket)
+/* a heterogeneous 3-level composition: MCS, CLH, ticket (lowest first) */
+CLOF_COMPOSE(het3, mcs, clh, ticket)
 
 
 #define X(L, U) VC_COMPOSED_CLIENT(ind_##L, topo2, cpus2)
 CLOF_BASIC_LOCKS(X)
 #undef X
 VC_COMPOSED_CLIENT(tkt3, topo3, cpus_hmcs)
+VC_COMPOSED_CLIENT(het3, topo3, cpus_hmcs)
 #define tkt3l_lock tkt3_lock
 #define tkt3l_ctx tkt3_ctx
 static void tkt3l_setup(void *arg)
@@ -183,6 +187,8 @@ const vc_client_t vc_clients_numa[] = {
 #undef X
     VC_ENTRY_("clof.tkt3", "clof",
               "3 levels of ticket locks, thresholds 2, HMCS placement", tkt3, 2)
+    VC_ENTRY_("clof.mcs+clh+ticket", "clof",
+              "3 levels, heterogeneous: MCS, CLH, ticket, HMCS placement", het3, 2)
     VC_ENTRY_("clof.tkt3.leaf", "clof",
               "3 levels of ticket locks, T0 and T1 share a leaf, T2 the middle",
               tkt3l, 2)

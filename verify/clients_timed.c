@@ -120,7 +120,7 @@ static bool (*lock_idle)(void);
                 vc_client_cs();                                                \
                 clof_##N##_release(&N##_lock, &N##_ctx[t]);                    \
             } else {                                                           \
-                gave_up++;                                                     \
+                vc_ghost_add(&gave_up, 1);                                     \
             }                                                                  \
             return;                                                            \
         }                                                                      \
@@ -160,7 +160,7 @@ static bool (*lock_idle)(void);
         vc_client_cs();                                                        \
         clof_##N##_release(&N##_lock, &N##_ctx[t]);                            \
         if (t != 0)                                                            \
-            fast_ok++;                                                         \
+            vc_ghost_add(&fast_ok, 1);                                         \
     }                                                                          \
     /* the preload library's lock path: try once, then wait */                \
     static void N##_thread_try(void *arg, int t)                               \
@@ -224,7 +224,7 @@ static void final_timed(void *arg)
 {
     (void)arg;
     final_idle();
-    vc_assert(vc_acquired + gave_up == 4, "an acquisition went missing");
+    vc_assert(vc_acquired + vc_ghost_read(&gave_up) == 4, "an acquisition went missing");
 }
 static void final_try(void *arg)
 {
@@ -242,7 +242,7 @@ static void final_fast(void *arg)
 {
     (void)arg;
     final_idle();
-    vc_assert(vc_acquired == 1 + fast_ok, "an acquisition went missing");
+    vc_assert(vc_acquired == 1 + vc_ghost_read(&fast_ok), "an acquisition went missing");
 }
 
 /* TB: the .try variant's quick-mode preemption bound (A-C-BO-BO's BO

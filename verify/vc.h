@@ -104,6 +104,17 @@ void vc_assert_fail(const char *msg, const char *file, int line);
     } while (0)
 void vc_cs_enter(void);
 void vc_cs_exit(void);
+/* A client's ghost counters (checks, not data of the program): plain here,
+ * since vc switches threads only at shared accesses; GenMC's interface
+ * (genmc/vc_genmc.h) makes them relaxed atomics, which race legally.
+ * vc_plain_write/vc_plain_read: a critical section's plain (non-atomic)
+ * data, written by writers and read by readers -- GenMC reports a data race
+ * on it when the lock does not order the sections; vc does not model plain
+ * memory, so here they are nothing. */
+#define vc_ghost_add(p, d) ((void)(*(p) += (d)))
+#define vc_ghost_read(p) (*(p))
+#define vc_plain_write() ((void)0)
+#define vc_plain_read() ((void)0)
 
 /* Name a memory range for traces ("lock", "ctx[1]", ...).  Call from setup. */
 void vc_name(const void *addr, size_t size, const char *name);

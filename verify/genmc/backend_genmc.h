@@ -33,8 +33,10 @@
  *     wake-up gates -- the papers' algorithms;
  *   - clock_gettime: with GENMC_CLOCK the clock is the shared word
  *     genmc_clock (read relaxed), which a client's ghost thread advances,
- *     so a deadline can pass at any point of an execution; otherwise no
- *     clock (wait.h: deadline 0 has passed, no other deadline ever does);
+ *     so a deadline can pass at any point of an execution, and a timed
+ *     await ends when the word changes or the deadline has passed;
+ *     otherwise no clock (wait.h: deadline 0 has passed, no other deadline
+ *     ever does);
  *   - the rseq cpu lookup (topology.h): its thread-pointer builtin is an
  *     intrinsic GenMC cannot run; clients give every thread a virtual cpu
  *     (topology_genmc.h), so the lookup is never reached, and the builtin
@@ -262,12 +264,36 @@ static inline void clof_be_futex_wake_all(uint32_t *addr)
 
 #if defined(GENMC_CLOCK) || defined(VC_CLOCK)
 #define CLOF_BE_HAS_CLOCK 1
-/* the logical clock a client's ghost thread advances */
+/* the logical clock a client's ghost thread advances: each read of it may
+ * see the tick or not, so GenMC explores a deadline passing at every check */
 static uint64_t genmc_clock;
 static inline uint64_t clof_be_now_ns(void)
 {
     return __atomic_load_n(&genmc_clock, __ATOMIC_RELAXED);
 }
+#if !defined(GENMC_PARK_MODE)
+/* A timed await: block until the word differs from `seen` or the deadline
+ * has passed -- so a waiter may give up while nothing else changes (vc's
+ * untimed awaits give up at the next change only). */
+#define CLOF_BE_HAS_TIMED_AWAIT 1
+#define GENMC_AWAIT_UNTIL_(sfx, T)                                             \
+    static inline void clof_be_await_change_until_##sfx(const T *p, T seen,   \
+                                                        uint64_t deadline)     \
+    {                                                                          \
+        __VERIFIER_loop_begin();                                               \
+        for (;;) {                                                             \
+            __VERIFIER_spin_start();                                           \
+            T v_ = __atomic_load_n(p, __ATOMIC_RELAXED);                       \
+            bool done_ = v_ != seen ||                                         \
+                         (deadline != UINT64_MAX && clof_be_now_ns() >= deadline); \
+            __VERIFIER_spin_end(done_);                                        \
+            if (done_)                                                         \
+                break;                                                         \
+        }                                                                      \
+    }
+GENMC_AWAIT_UNTIL_(u32, uint32_t)
+GENMC_AWAIT_UNTIL_(u64, uint64_t)
+#endif
 /* a timed sleep ends at a wake-up only (the deadline is re-checked after) */
 static inline void clof_be_futex_wait_until(uint32_t *addr, uint32_t val,
                                             uint64_t deadline_ns)
@@ -295,12 +321,17 @@ static inline void clof_be_futex_wait_until(uint32_t *addr, uint32_t val,
 #endif
 static unsigned char genmc_pool_[GENMC_POOL_BYTES] __attribute__((aligned(64)));
 static size_t genmc_pool_used_;
+/* threads allocate too (A-C-BO-CLH's queue nodes): the pool's end is taken
+ * by a relaxed CAS (it orders nothing: the memory is zero from the start) */
 static inline void *genmc_aligned_alloc(size_t align, size_t n)
 {
-    size_t at = (genmc_pool_used_ + align - 1) / align * align;
-    if (at + n > GENMC_POOL_BYTES)
-        return NULL;
-    genmc_pool_used_ = at + n;
+    size_t old = __atomic_load_n(&genmc_pool_used_, __ATOMIC_RELAXED), at;
+    do {
+        at = (old + align - 1) / align * align;
+        if (at + n > GENMC_POOL_BYTES)
+            return NULL;
+    } while (!__atomic_compare_exchange_n(&genmc_pool_used_, &old, at + n, 0,
+                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     return genmc_pool_ + at;
 }
 static inline void *genmc_memset(void *p, int c, size_t n)

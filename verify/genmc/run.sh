@@ -47,9 +47,14 @@ topo=$(cd "${GENMC_TOPO_DIR:-$src/build/verify/genmc}" 2>/dev/null && pwd || ech
 [ -f "$topo/genmc_topo.h" ] || { echo "$0: $topo/genmc_topo.h missing (build the target clof-genmc-topo-h, or set GENMC_TOPO_DIR)" >&2; exit 2; }
 
 # the spin-assume, load-annotation and loop-jump-threading passes stop at
-# clof's loops (backend_genmc.h); the backend annotates its awaits itself
+# clof's loops (backend_genmc.h); the backend annotates its awaits itself.
+# Instruction caching is off: GenMC 0.10.3 replays cached stack allocations
+# with their old addresses without advancing its address allocator, so a
+# later allocation of the same thread can get the address of a live one and
+# its return "frees" it -- false "Attempt to access freed memory" reports on
+# the compositions' fast path (docs/genmc.md, "Freed memory that was not").
 flags=(-"$model" -check-liveness -disable-spin-assume -disable-load-annotation
-       -disable-loop-jump-threading -disable-estimation)
+       -disable-loop-jump-threading -disable-estimation -disable-instruction-caching)
 q='\"' # GenMC hands its clang flags through a shell
 cflags=(${ginc:+-I"$ginc"} -I"$src/include" -I"$src/verify" -I"$here" -I"$topo"
         "-DCLOF_BACKEND_HEADER=${q}backend_genmc.h${q}" -include vc_genmc.h
@@ -58,10 +63,15 @@ cflags=(${ginc:+-I"$ginc"} -I"$src/include" -I"$src/verify" -I"$here" -I"$topo"
 start=$(date +%s.%N)
 out=$(cd "${TMPDIR:-/tmp}" && "$genmc" "${flags[@]}" -- "${cflags[@]}" "$here/client.c" 2>&1)
 rc=$?
-secs=$(echo "$(date +%s.%N) - $start" | bc)
+secs=$(printf "%.1f" "$(echo "$(date +%s.%N) - $start" | bc)")
+# CPU seconds of GenMC (compilation included): steadier than wall time on a
+# shared machine (bash's `times`: the children's user and system time)
+tf=$(mktemp); times > "$tf" # in this shell: a $(...) subshell has no children
+cpu=$(tail -1 "$tf" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
+rm -f "$tf"
 execs=$(echo "$out" | sed -n 's/^Number of complete executions explored: //p')
 verdict=$(echo "$out" | grep -m1 -E '^Error:|No errors were detected' || true)
-echo "genmc -$model $client $*: ${verdict:-no verdict (exit $rc)}; ${execs:-?} executions; ${secs%???????} s"
+echo "genmc -$model $client $*: ${verdict:-no verdict (exit $rc)}; ${execs:-?} executions; $secs s; cpu $cpu s"
 if [ $rc -ne 0 ] && [ $rc -ne 42 ]; then
   echo "$out" | tail -30; echo "FAIL: GenMC could not run the client (exit $rc)"; exit 1
 fi

@@ -98,4 +98,30 @@ uint32_t clof_current_cpu_slow_(void)
     return 0;
 }
 
+/* A-C-BO-CLH's queue-node pool (src/acohort.c, compiled code): the same
+ * policy -- a plain per-thread free list, nodes recycled into the pool of
+ * whoever reads them last, so they migrate between threads and are reused
+ * within an execution -- over the backend's allocation pool (never freed:
+ * GenMC has no thread-exit destructors to run) */
+#if defined(CLOF_NUMA_ACOHORT_H)
+static __thread clof_aclh_node_t *genmc_aclh_pool_;
+clof_aclh_node_t *clof_aclh_node_get(void)
+{
+    clof_aclh_node_t *n = genmc_aclh_pool_;
+    if (n) {
+        genmc_aclh_pool_ = n->free_next;
+        return n;
+    }
+    n = (clof_aclh_node_t *)aligned_alloc(CLOF_CACHELINE, sizeof *n);
+    assert(n && "verify/genmc: allocation pool exhausted (GENMC_POOL_BYTES)");
+    n->free_next = NULL;
+    return n;
+}
+void clof_aclh_node_put(clof_aclh_node_t *n)
+{
+    n->free_next = genmc_aclh_pool_;
+    genmc_aclh_pool_ = n;
+}
+#endif
+
 #endif /* CLOF_VERIFY_TOPOLOGY_GENMC_H */

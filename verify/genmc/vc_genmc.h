@@ -14,6 +14,8 @@
  *                    that does not order its critical sections is a data
  *                    race GenMC reports (the clients' own counter is
  *                    accessed through relaxed atomics, which race legally)
+ *   vc_ghost_add/read  a client's ghost counters: relaxed atomics
+ *   vc_plain_write/read  the plain counter, in RW sections (writers/readers)
  *   vc_name          nothing (names are for vc's traces)
  *   vc_access        the ghost clock thread's store (clients_timed.c)
  */
@@ -43,6 +45,19 @@ static inline void vc_cs_enter(void)
 static inline void vc_cs_exit(void)
 {
     __atomic_fetch_sub(&genmc_in_cs, 1, __ATOMIC_RELAXED);
+}
+/* ghost counters (vc.h): relaxed atomics; a section's plain data: the
+ * plain counter, incremented by writers, read by readers */
+#define vc_ghost_add(p, d) ((void)__atomic_fetch_add((p), (d), __ATOMIC_RELAXED))
+#define vc_ghost_read(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+static inline void vc_plain_write(void)
+{
+    genmc_plain++;
+}
+static inline void vc_plain_read(void)
+{
+    volatile uint32_t seen = genmc_plain; /* a plain read, kept */
+    (void)seen;
 }
 /* GenMC's stdio has no snprintf; the clients format names for vc_name */
 #define snprintf(buf, size, ...) ((void)(size), (buf)[0] = 0, 0)
