@@ -148,6 +148,8 @@ run_one() {
   p=$(preload_of "$lib" "$setting") || exit 2
   [ -z "$p" ] || pre=(LD_PRELOAD="$p")
   local log="$out/log/$b.${setting//[:\/]/_}.out"
+  local fd=
+  if [ "$t" = "$HEAVY" ]; then exec {fd}>"$out/heavy.lock"; flock "$fd"; fi # one at a time
   t0=$(date +%s.%N)
   case $t in
     pthread_*/stress*)
@@ -156,8 +158,8 @@ run_one() {
       rc=$? ;;
     "$HEAVY")
       # shellcheck disable=SC2086
-      (cd "$out/log" && flock "$out/heavy.lock" env $env "${pre[@]}" \
-         timeout -k 5 "${POSIX_HEAVY_LIMIT:-200}" "$out/bin/$b") >"$log" 2>&1
+      # (the program does not inherit the lock's descriptor)
+      (exec {fd}>&-; cd "$out/log" && env $env "${pre[@]}" timeout -k 5 "${POSIX_HEAVY_LIMIT:-200}" "$out/bin/$b") >"$log" 2>&1
       rc=$? ;;
     *)
       # shellcheck disable=SC2086
@@ -165,6 +167,7 @@ run_one() {
       rc=$? ;;
   esac
   t1=$(date +%s.%N)
+  [ -z "$fd" ] || exec {fd}>&-
   case $rc in
     0) res=PASS ;; 1) res=FAIL ;; 2) res=UNRESOLVED ;; 4) res=UNSUPPORTED ;; 5) res=UNTESTED ;;
     124|137) res=HANG ;;
