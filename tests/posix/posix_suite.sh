@@ -88,7 +88,7 @@ wpref:rw:c-bo-mcs wpref:bravo:rw:c-bo-mcs"
 # locks, cohort locks, compositions, layers and rwlocks
 MORE_SETTINGS="rw:c-bo-mcs bravo:rw-central rw:mcs rw:mcs-mcs-tkt bravo:rw:hmcs wpref:rw-central tas ticket clh hemlock ttas bo ptl hemlock_ctr c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo
 clof:clh-hem clof:mcs-mcs-tkt cr:hmcs cr:clof:tkt-mcs-clh asl:clof:tkt-mcs-clh rw:tas bravo:rw:tas
-bravo:rw:mcs bravo:rw:mcs-mcs-tkt wpref:rw:mcs wpref:rw:hmcs wpref:rw:tas wpref:bravo:rw-central
+bravo:rw:mcs wpref:rw:mcs wpref:rw:hmcs wpref:rw:tas wpref:bravo:rw-central
 wpref:bravo:rw:hmcs"
 # the baseline a setting is judged against
 baseline_of() { case $1 in wpref:*) echo wpref:glibc ;; *) echo glibc ;; esac; }
