@@ -44,8 +44,10 @@ scripts/test-arm.sh --ci || arm_status=$?
 if [ $arm_status -ne 0 ]; then
   echo "== Arm subset FAILED (above); the native tests follow =="
 fi
-# the genmc label must run in CI, never skip (tests/genmc)
+# the genmc label must run in CI, never skip (tests/genmc); so must the Open
+# POSIX suite (tests/posix)
 export CLOF_REQUIRE_GENMC=1
+export CLOF_REQUIRE_POSIX=1
 echo "== tests =="
 ctest --test-dir build -j "$jobs" --output-on-failure --timeout 600 "$@"
 exit $arm_status
