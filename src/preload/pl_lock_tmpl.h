@@ -258,11 +258,41 @@ PL_OP int pl_op_relock(pl_mutex_t *m, uint32_t type, int deadlock, bool *done)
 }
 #define PL_KIND_COUNTED(type) ((type) == PL_KIND_RECURSIVE || (type) == PL_KIND_ERRORCHECK)
 
-/* Take the lock for pthread_mutex_lock (waiting) or _trylock (false: held). */
+/* Whether the calling thread has asynchronous cancellation on (asked of
+ * glibc: set deferred, and put asynchronous back).  A pending cancellation
+ * then acts at once, before we hold or queue for anything. */
+static inline bool pl_cancel_async(void)
+{
+    int old;
+    if (pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, &old) != 0)
+        return false;
+    if (old != PTHREAD_CANCEL_ASYNCHRONOUS)
+        return false;
+    pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
+    return true;
+}
+
+/* Take the lock for pthread_mutex_lock (waiting) or _trylock (false: held).
+ * A thread with asynchronous cancellation on waits as a timed lock does,
+ * polling and sleeping on the mutex, never in the lock's queue: cancelled
+ * there, a queue lock would keep its node (MCS, CLH, ticket: the mutex
+ * stays locked for good; Hemlock: the holder's release waits forever for
+ * an acknowledgement).  POSIX leaves pthread_mutex_lock under asynchronous
+ * cancellation undefined; glibc's survives it, and so does ours (the Open
+ * POSIX suite's pthread_mutex_init/1-2 and 3-2 do it). */
 PL_OP bool pl_op_take(const pl_lockfns_t *f, bool S, bool trylock, pl_mutex_t *m)
 {
     if (trylock)
         return pl_op_try(f, S, m);
+    if (CLOF_UNLIKELY(pl_cancel_async())) {
+        for (;;) {
+            struct timespec far;
+            clock_gettime(CLOCK_MONOTONIC, &far);
+            far.tv_sec += 10L * 365 * 24 * 3600; /* a deadline that does not come */
+            if (pl_op_timed_acq(f, S, m, CLOCK_MONOTONIC, &far) == 0)
+                return true;
+        }
+    }
     pl_op_acq(f, S, m);
     return true;
 }

@@ -65,6 +65,7 @@ static const struct {
     {"fork_stress", t_fork_stress, 0},
     {"sig_waits", t_sig_waits, 0},
     {"cancel_stress", t_cancel_stress, 0},
+    {"async_cancel_lock", t_async_cancel_lock, 0},
     {"sched_fifo", t_sched_fifo, 0},
     {"sched_order", t_sched_order, 0},
     {"oom", t_oom, 0},

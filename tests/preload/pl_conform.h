@@ -234,6 +234,7 @@ void t_fork(void);
 void t_fork_stress(void);
 void t_sig_waits(void);
 void t_cancel_stress(void);
+void t_async_cancel_lock(void);
 void t_sched_fifo(void);
 void t_sched_order(void);
 void t_stats(void);

@@ -330,3 +330,53 @@ void t_cancel_stress(void)
     cancel_rounds(0);
     cancel_rounds(1);
 }
+
+/* ---- async_cancel_lock ------------------------------------------------------------
+ * A thread with asynchronous cancellation on blocks in pthread_mutex_lock of
+ * a mutex the main thread holds, and is cancelled there (the Open POSIX
+ * suite's pthread_mutex_init/1-2 and 3-2 do this; POSIX leaves it undefined,
+ * glibc survives it).  Its cleanup handler runs; the main thread's unlock
+ * returns, and the mutex is free and usable afterwards (a queue lock that
+ * kept the cancelled waiter's node stayed locked, or Hemlock's release
+ * waited for it forever).  20 rounds, under the watchdog. */
+static pthread_mutex_t ac_m = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int ac_started, ac_cleaned;
+static void ac_cleanup(void *arg)
+{
+    (void)arg;
+    atomic_fetch_add(&ac_cleaned, 1);
+}
+static void *ac_thread(void *arg)
+{
+    (void)arg;
+    pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
+    pthread_cleanup_push(ac_cleanup, NULL);
+    atomic_fetch_add(&ac_started, 1);
+    pthread_mutex_lock(&ac_m); /* held by main: cancelled while waiting */
+    pthread_mutex_unlock(&ac_m);
+    pthread_cleanup_pop(0);
+    return NULL;
+}
+void t_async_cancel_lock(void)
+{
+    stress_watchdog();
+    for (int round = 0; round < 20; round++) {
+        atomic_store(&ac_started, 0);
+        atomic_store(&ac_cleaned, 0);
+        EQ(pthread_mutex_lock(&ac_m), 0);
+        pthread_t t = spawn(ac_thread, NULL);
+        while (atomic_load(&ac_started) == 0)
+            sleep_ms(1);
+        sleep_ms(5); /* let it wait in the lock */
+        EQ(pthread_cancel(t), 0);
+        void *ret;
+        EQ(pthread_join(t, &ret), 0);
+        CHECK(ret == PTHREAD_CANCELED, "round %d: the thread was not cancelled", round);
+        EQ(atomic_load(&ac_cleaned), 1);
+        EQ(pthread_mutex_unlock(&ac_m), 0);
+        EQ(pthread_mutex_trylock(&ac_m), 0); /* free again */
+        EQ(pthread_mutex_unlock(&ac_m), 0);
+    }
+    printf("ok %s: 20 waiters cancelled asynchronously in pthread_mutex_lock, the mutex "
+           "free after each\n", test_name);
+}
