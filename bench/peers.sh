@@ -82,13 +82,15 @@ if [ "$do_thr" = 1 ]; then
   # clof-bench's records as bench/preload/summarize.py reads them (glibc
   # the reference; the round from the label)
   conv="$res/peers-$stamp-threads-ratios.jsonl"
-  python3 - "$js" >"$conv" <<'EOF'
+  machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr)"
+  python3 - "$js" "$machine" >"$conv" <<'EOF'
 import json, re, sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
     if r.get("type") == "meta":
         print(json.dumps({"type": "meta", "driver": "bench/peers.sh", "reference": "glibc",
-                          "cmdline": r.get("cmdline", "")}))
+                          "cmdline": r.get("cmdline", ""), "date": r.get("date", ""),
+                          "machine": sys.argv[2]}))
         continue
     m = re.search(r"repeat=(\d+)", r.get("label") or "")
     ok = not r.get("failed") and "ops_per_s" in r
