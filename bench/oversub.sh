@@ -60,10 +60,13 @@ if [ ! -x "$bench" ]; then
   echo "  cmake -S $root -B $root/build && cmake --build $root/build -j" >&2
   exit 2
 fi
-[ -n "$locks" ] || locks="$("$bench" --list | tr '\n' ' ')"
+known="$("$bench" --list)"
+[ -n "$locks" ] || locks="$(tr '\n' ' ' <<<"$known")"
 case " $locks " in *" pthread "*) ;; *) locks="$locks pthread" ;; esac
+# (grep on a here-string: `--list | grep -q` under pipefail failed at
+# random when grep's early exit cut the listing with SIGPIPE)
 for l in $locks; do
-  "$bench" --list | grep -qx -- "$l" || { echo "oversub.sh: unknown lock: $l" >&2; exit 2; }
+  grep -qx -- "$l" <<<"$known" || { echo "oversub.sh: unknown lock: $l" >&2; exit 2; }
 done
 stamp="$(date +%Y%m%d-%H%M%S)"
 [ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/oversub-$stamp.jsonl"; }

@@ -17,9 +17,12 @@
 #
 # usage: bench/preload/cr.sh [--bin DIR] [--lib FILE] [--threads "2 4 8 16"]
 #          [--repeats 3] [--duration 1] [--fair 10] [--locks "mcs ticket .."]
-#          [--no-fair] [--no-oversub]
+#          [--no-fair] [--no-oversub] [--driver pl_lockloop [--iters N]]
 # --locks names the plain locks; their cr: versions are added.  Default:
 # mcs ticket clh hmcs cna clof:tkt-mcs, about 8 minutes.
+# --driver pl_lockloop: the throughput part on the second harness
+# (oversub.sh --driver: fixed pairs per thread, nothing outside the
+# critical section); the fairness part stays pl_mutexbench --wait.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cmdline="$0"; for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
@@ -32,6 +35,7 @@ fair=10
 locks="mcs ticket clh hmcs cna clof:tkt-mcs"
 do_fair=1
 do_over=1
+driver=(); # oversub.sh's --driver/--iters, passed on
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin="$2"; shift 2 ;;
@@ -43,6 +47,7 @@ while [ $# -gt 0 ]; do
     --locks) locks="$2"; shift 2 ;;
     --no-fair) do_fair=0; shift ;;
     --no-oversub) do_over=0; shift ;;
+    --driver|--iters) driver+=("$1" "$2"); shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "cr.sh: unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -67,7 +72,7 @@ md="$res/preload-cr-$stamp.md"
 if [ "$do_over" = 1 ]; then
   over="$res/preload-cr-$stamp-oversub.jsonl"
   bash "$root/bench/preload/oversub.sh" --bin "$bin" --lib "$lib" --threads "$threads" \
-    --repeats "$repeats" --duration "$duration" --locks "$all" --out "$over" >/dev/null
+    --repeats "$repeats" --duration "$duration" --locks "$all" --out "$over" "${driver[@]}" >/dev/null
   python3 "$root/bench/preload/cr_summary.py" oversub "$over" >>"$md"
 fi
 

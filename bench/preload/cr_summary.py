@@ -24,15 +24,17 @@ def med(xs):
 def oversub(path):
     v = defaultdict(dict)  # (T, repeat) -> lock -> value
     loads = []
+    progs = set()
     for line in open(path):
         r = json.loads(line)
         if r.get("type") == "meta" or not r.get("ok"):
             continue
+        progs.add(r.get("program", "pl_mutexbench"))
         v[(r["threads"], r["repeat"])][r["lock"]] = r["value"]
         loads.append(r.get("loadavg_1min", 0.0))
     Ts = sorted({t for t, _ in v})
     crs = sorted({l for d in v.values() for l in d if l.startswith("cr:")})
-    print(f"\n## Throughput (lock+unlock pairs/s, pl_mutexbench)\n\nRaw: `{path}`; "
+    print(f"\n## Throughput (lock+unlock pairs/s, {', '.join(sorted(progs))})\n\nRaw: `{path}`; "
           f"1-minute load average when the runs started: median "
           f"{med(loads):.1f}, max {max(loads or [0]):.1f}\n")
     print("| lock | " + " | ".join(f"T={t}" for t in Ts) + " |")

@@ -14,6 +14,11 @@
 # usage: bench/preload/oversub.sh [--bin DIR] [--lib FILE] [--threads "2 4 8 16"]
 #          [--repeats 5] [--duration 1] [--cs-lines 2] [--non-cs 100]
 #          [--locks "tas ttas .."] [--seed 1] [--out FILE] [--lib-b FILE]
+#          [--driver pl_mutexbench|pl_lockloop] [--iters N]
+# --driver pl_lockloop: the second harness instead (bench/preload/pl_lockloop.c:
+# a fixed number of pairs per thread, --iters N, default 100000; nothing
+# outside the critical section, so --non-cs does not apply; the value is
+# still pairs/s: T x N over the time to the last thread's last unlock).
 # --lib-b FILE: a second build of the library, for A/B in one run; a lock
 # named NAME@b in --locks runs NAME under it (e.g. --locks "cr:mcs cr:mcs@b"
 # with --lib-b build-other/lib/libclof-preload.so).
@@ -22,6 +27,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cmdline="$0"; for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
 threads="2 4 8 16"; repeats=5; duration=1; cs=2; noncs=100; seed=1; out=""; libb=""
+driver=pl_mutexbench; iters=100000
 locks="tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -34,13 +40,19 @@ while [ $# -gt 0 ]; do
     --cs-lines) cs="$2"; shift 2 ;;
     --non-cs) noncs="$2"; shift 2 ;;
     --locks) locks="$2"; shift 2 ;;
+    --driver) driver="$2"; shift 2 ;;
+    --iters) iters="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "oversub.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
-drv="$bin/pl_mutexbench"
+case "$driver" in
+  pl_mutexbench|pl_lockloop) ;;
+  *) echo "oversub.sh: --driver $driver: expected pl_mutexbench or pl_lockloop" >&2; exit 2 ;;
+esac
+drv="$bin/$driver"
 [ -x "$drv" ] || { echo "oversub.sh: $drv not found (build first)" >&2; exit 2; }
 [ -f "$lib" ] || { echo "oversub.sh: $lib not found (build first)" >&2; exit 2; }
 lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
@@ -55,14 +67,15 @@ stamp="$(date +%Y%m%d-%H%M%S)"
 [ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/preload-oversub-$stamp.jsonl"; }
 all="glibc $locks"
 machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version 2>&1 | awk 'NR == 1 { print $NF }') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
-python3 - "$cmdline" "$machine" "$threads" "$repeats" "$duration" "$cs" "$noncs" "$seed" "$lib" "$libb" >"$out" <<'EOF'
+python3 - "$cmdline" "$machine" "$threads" "$repeats" "$duration" "$cs" "$noncs" "$seed" "$lib" "$libb" "$driver" "$iters" >"$out" <<'EOF'
 import json, sys, time
-c, m, t, r, d, cs, n, s, lib, libb = sys.argv[1:]
+c, m, t, r, d, cs, n, s, lib, libb, drv, it = sys.argv[1:]
 print(json.dumps({"type": "meta", "driver": "bench/preload/oversub.sh", "cmdline": c,
                   "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": m,
                   "threads": [int(x) for x in t.split()], "repeats": int(r),
                   "duration_s": float(d), "cs_lines": int(cs), "non_cs_ns": int(n), "seed": int(s),
-                  "units": {"pl_mutexbench": "lock+unlock/s"}, "reference": "glibc",
+                  "units": {drv: "lock+unlock/s"}, "reference": "glibc",
+                  **({"iters_per_thread": int(it)} if drv == "pl_lockloop" else {}),
                   "lib": lib, **({"lib_b": libb} if libb else {})}))
 EOF
 order() {
@@ -80,12 +93,17 @@ for r in $(seq 1 "$repeats"); do
         *) pre=(env LD_PRELOAD="$lib" CLOF_LOCK="$l") ;;
       esac
       load="$(cut -d' ' -f1 /proc/loadavg)"  # other work on the machine, for the record
-      res="$(timeout 120 "${pre[@]}" "$drv" --threads "$t" --duration "$duration" --cs-lines "$cs" \
-               --non-cs "$noncs" --label "repeat=$r" 2>&1)" && rc=0 || rc=$?
-      python3 - "$l" "$t" "$r" "$rc" "$res" "$load" >>"$out" <<'EOF'
+      if [ "$driver" = pl_lockloop ]; then
+        args=(--iters "$iters")
+      else
+        args=(--duration "$duration" --non-cs "$noncs")
+      fi
+      res="$(timeout 120 "${pre[@]}" "$drv" --threads "$t" "${args[@]}" --cs-lines "$cs" \
+               --label "repeat=$r" 2>&1)" && rc=0 || rc=$?
+      python3 - "$l" "$t" "$r" "$rc" "$res" "$load" "$driver" >>"$out" <<'EOF'
 import json, sys
-l, t, r, rc, res, load = sys.argv[1:]
-rec = {"program": "pl_mutexbench", "lock": l, "threads": int(t), "repeat": int(r),
+l, t, r, rc, res, load, drv = sys.argv[1:]
+rec = {"program": drv, "lock": l, "threads": int(t), "repeat": int(r),
        "loadavg_1min": float(load)}
 try:
     d = json.loads(res.strip().splitlines()[-1]) if int(rc) == 0 else None
