@@ -186,12 +186,13 @@ PL_OP void pl_op_acq(const pl_lockfns_t *f, bool S, pl_mutex_t *m)
     if (S)
         pl_count_acquired(f->crblock, m, tid);
 }
-PL_OP bool pl_op_try(const pl_lockfns_t *f, bool S, pl_mutex_t *m)
+/* busy: count a failure as a busy pthread_mutex_trylock (statistics) */
+PL_OP bool pl_op_try(const pl_lockfns_t *f, bool S, pl_mutex_t *m, bool busy)
 {
     pl_box_t *b = pl_box_get();
     if (!f->tryacquire(pl_op_lockp(f, m), PL_CTX(b))) {
         pl_box_put(b);
-        if (S)
+        if (S && busy)
             pl_tls.st.trylock_busy++;
         return false;
     }
@@ -279,11 +280,13 @@ static inline bool pl_cancel_async(void)
  * stays locked for good; Hemlock: the holder's release waits forever for
  * an acknowledgement).  POSIX leaves pthread_mutex_lock under asynchronous
  * cancellation undefined; glibc's survives it, and so does ours (the Open
- * POSIX suite's pthread_mutex_init/1-2 and 3-2 do it). */
+ * POSIX suite's pthread_mutex_init/1-2 and 3-2 do it).  Asked on the slow
+ * path only (contended, first use, statistics; a recursive or errorcheck
+ * mutex once its try failed): about 23 instructions there. */
 PL_OP bool pl_op_take(const pl_lockfns_t *f, bool S, bool trylock, pl_mutex_t *m)
 {
     if (trylock)
-        return pl_op_try(f, S, m);
+        return pl_op_try(f, S, m, true);
     if (CLOF_UNLIKELY(pl_cancel_async())) {
         for (;;) {
             struct timespec far;
@@ -310,6 +313,13 @@ PL_OP int pl_op_lock_kind(const pl_lockfns_t *f, bool S, bool trylock, pl_mutex_
         int r = pl_op_relock(m, type, trylock ? EBUSY : EDEADLK, &done);
         if (done)
             return r;
+        /* a free lock is taken before pl_op_take asks glibc for the cancel
+         * type (about 23 instructions): every lock of these mutexes comes
+         * here, not only the contended ones as with normal mutexes */
+        if (!trylock && pl_op_try(f, S, m, false)) {
+            m->count = 1;
+            return 0;
+        }
         if (!pl_op_take(f, S, trylock, m))
             return EBUSY;
         m->count = 1;
