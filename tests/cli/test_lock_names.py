@@ -67,6 +67,14 @@ def agree(tool, kind, spelling, text, canon):
                                                      text.strip()[-200:]))
 
 
+def locks_run(sel):
+    """the locks a clof select run into folder sel measured (results.jsonl)"""
+    path = os.path.join(sel, "results.jsonl")
+    if not os.path.isfile(path):
+        return set()
+    return {json.loads(l).get("lock") for l in open(path)}
+
+
 def part_tools():
     tmp = tempfile.mkdtemp(prefix="clof-names-")
     try:
@@ -139,9 +147,7 @@ def part_tools():
                  "--duration", "0.01", "--runs", "1", "--baselines", "HMCS,Clof:MCS-Ticket",
                  "--no-report", "--no-heatmap", "--no-artifacts", "--quiet", "--out", sel],
                 timeout=300)
-        ran = set()
-        if os.path.isfile(os.path.join(sel, "results.jsonl")):
-            ran = {json.loads(l).get("lock") for l in open(os.path.join(sel, "results.jsonl"))}
+        ran = locks_run(sel)
         check({"hmcs", "mcs-tkt"} <= ran,
               "clof select --baselines HMCS,Clof:MCS-Ticket runs hmcs and mcs-tkt (%s; rc %d %s)"
               % (sorted(x for x in ran if x), r.returncode, r.stderr.strip()[-200:]))
@@ -150,9 +156,7 @@ def part_tools():
         r = run([CLOF, "select", "--rw", "--emulate", EMU, "--rw-locks", "RW:C-BO-MCS,Glibc",
                  "--threads", "1", "--duration", "0.01", "--runs", "1", "--quiet", "--out", sel],
                 timeout=300)
-        ran = set()
-        if os.path.isfile(os.path.join(sel, "results.jsonl")):
-            ran = {json.loads(l).get("lock") for l in open(os.path.join(sel, "results.jsonl"))}
+        ran = locks_run(sel)
         check({"rw:c-bo-mcs", "pthread-rwlock"} <= ran,
               "clof select --rw --rw-locks RW:C-BO-MCS,Glibc runs rw:c-bo-mcs and pthread-rwlock "
               "(%s; rc %d %s)" % (sorted(x for x in ran if x), r.returncode, r.stderr.strip()[-200:]))
