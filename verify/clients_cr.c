@@ -199,7 +199,7 @@ static void crm4_final(void *arg)
 {
     (void)arg;
     vc_client_final_common();
-    vc_assert(vc_acquired == 5, "an acquisition went missing");
+    vc_assert(vc_acquired == VC_T0_ACQUISITIONS + 3, "an acquisition went missing");
 }
 
 /* the witness: the passive queue's NUMA path is reached */
