@@ -70,6 +70,7 @@ extern const vc_client_t vc_clients_timed[];
 extern const vc_client_t vc_clients_rw[]; /* RW locks (clients_rw.c) */
 extern const vc_client_t vc_clients_cr[]; /* the cr: layer (clients_cr.c) */
 extern const vc_client_t vc_clients_cr_lazy[]; /* ... lazy (clients_cr_lazy.c) */
+extern const vc_client_t vc_clients_asl[]; /* the asl: layer (clients_asl.c) */
 
 #ifdef CLOF_BACKEND_HEADER
 #include <clof/await.h>

@@ -390,7 +390,7 @@ static bool matches(const vc_client_t *c, const char *pat)
 /* The clients of a lock named by the one grammar of lock names
  * (src/lockname, docs/locks.md; canon already canonical): shell patterns
  * over the client names, at most 4.  tkt-mcs -> clof.ticket+mcs*, cr:mcs ->
- * cr.mcs* and cr.lazy.mcs*, hmcs -> hmcs3*, rw-central -> rw.central*. */
+ * cr.mcs* and cr.lazy.mcs*, asl:mcs -> asl.mcs*, hmcs -> hmcs3*, rw-central -> rw.central*. */
 static int lock_patterns(const char *canon, char pats[4][128])
 {
     static const struct {
@@ -400,6 +400,9 @@ static int lock_patterns(const char *canon, char pats[4][128])
     if (!strncmp(canon, "cr:", 3)) {
         pre = "cr.";
         canon += 3;
+    } else if (!strncmp(canon, "asl:", 4)) {
+        pre = "asl.";
+        canon += 4;
     } else if (!strncmp(canon, "bravo:", 6)) {
         pre = "rw.bravo.";
         canon += 6;
@@ -1306,6 +1309,7 @@ int main(int argc, char **argv)
     collect(vc_clients_timed);
     collect(vc_clients_swapped);
     collect(vc_clients_rw);
+    collect(vc_clients_asl);
 #endif
 
     const char *sel[MAXSEL];

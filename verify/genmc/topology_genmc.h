@@ -124,4 +124,14 @@ void clof_aclh_node_put(clof_aclh_node_t *n)
 }
 #endif
 
+/* the asl: layer's configuration (src/asl.c, compiled code): the defaults,
+ * no environment (the clients give every window explicitly) */
+#if defined(CLOF_ASL_H)
+clof_asl_config_t clof_asl_config_ = CLOF_ASL_CONFIG_DEFAULT;
+const clof_asl_config_t *clof_asl_config(void)
+{
+    return &clof_asl_config_;
+}
+#endif
+
 #endif /* CLOF_VERIFY_TOPOLOGY_GENMC_H */
