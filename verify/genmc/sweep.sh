@@ -35,6 +35,12 @@ clients_numa.c vc_clients_numa c-bo-mcs imm
 clients_numa.c vc_clients_numa cna imm
 clients_hmcs.c vc_clients_hmcs hmcs3 imm
 clients_hmcs.c vc_clients_hmcs_fast hmcs3.fast imm -DVC_HMCS_FAST=1
+clients_cr.c vc_clients_cr cr.mcs.mirror rc11 -O1
+clients_cr.c vc_clients_cr cr.mirror rc11 -O1
+clients_cr.c vc_clients_cr cr.clof.mcs+ticket rc11 -O1
+clients_asl.c vc_clients_asl asl.clof.mcs+ticket rc11
+clients_rw.c vc_clients_rw rw.central rc11 -DVC_RW_T0_WRITES=1 -DVC_RW_T2_TRIES=0
+clients_numa.c vc_clients_numa a-c-bo-clh rc11 -DGENMC_THREADS=2 -DVC_MIN_ACQUIRED=2
 EOF
   for l in tas ttas bo ticket ptl clh hemlock hemlock_ctr; do
     echo "clients_numa.c vc_clients_numa clof.$l+ticket rc11"
