@@ -39,7 +39,7 @@ clients_cr.c vc_clients_cr cr.mcs.mirror rc11 -O1
 clients_cr.c vc_clients_cr cr.mirror rc11 -O1
 clients_cr.c vc_clients_cr cr.clof.mcs+ticket rc11 -O1
 clients_asl.c vc_clients_asl asl.clof.mcs+ticket rc11
-clients_rw.c vc_clients_rw rw.central rc11 -DVC_RW_T0_WRITES=1 -DVC_RW_T2_TRIES=0
+clients_rw.c vc_clients_rw rw.central rc11 -DVC_RW_T0_WRITES=1 -DVC_RW_T1_WRITES=0 -DVC_RW_T2_TRIES=0
 clients_numa.c vc_clients_numa a-c-bo-clh rc11 -DGENMC_THREADS=2 -DVC_MIN_ACQUIRED=2
 EOF
   for l in tas ttas bo ticket ptl clh hemlock hemlock_ctr; do
