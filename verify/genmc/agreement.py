@@ -9,6 +9,7 @@ agree with each other and with what the client must show.
 
     verify/genmc/agreement.py [--build DIR] [--out DIR] [--slow]
                               [--only vc,relacy,genmc] [--client PAT]...
+                              [--vc-limit S] [--relacy-limit S]
     verify/genmc/agreement.py --from DIR      # the table from saved outputs
 
 Each checker's raw output goes to DIR/<checker>/<client>.<model>.txt (default
@@ -43,10 +44,11 @@ ROWS = []
 
 
 def row(name, file, table, models, flags=(), expect="ok", park=False,
-        slow=False, env=None, vcname=None):
+        slow=False, env=None, vcname=None, gname=None):
     ROWS.append(dict(name=name, file=file, table=table, models=models,
                      flags=list(flags), expect=expect, park=park, slow=slow,
-                     env=env or {}, vcname=vcname or name))
+                     env=env or {}, vcname=vcname or name,
+                     gname=gname or vcname or name))
 
 
 for l in ["tas", "ttas", "bo", "ticket", "ptl", "mcs", "clh", "hemlock",
@@ -83,7 +85,7 @@ for l, extra, t0 in [("ttas", "-DVC_MIN_ACQUIRED=3", "2"),
 row("park.mcs.lost-wakeup", "clients_basic.c", "vc_clients_basic",
     ["rc11", "imm"], P + ["-DVC_MIN_ACQUIRED=3",
                           "-DGENMC_MUTANT_PARK_WAITERS_RLX"],
-    expect="hang", park=True, env={"GENMC_T0": "2"}, vcname="-")
+    expect="hang", park=True, env={"GENMC_T0": "2"}, vcname="-", gname="mcs")
 # the slow set (sweep.sh)
 for c in ["c-ptl-tkt", "c-tkt-tkt", "clof.tkt3", "clof.mcs+ticket"]:
     row(c, "clients_numa.c", "vc_clients_numa", ["rc11"], slow=True)
@@ -220,6 +222,7 @@ def main():
     ap.add_argument("--slow", action="store_true")
     ap.add_argument("--client", action="append")
     ap.add_argument("--relacy-limit", default="30")
+    ap.add_argument("--vc-limit", default="60")
     a = ap.parse_args()
     out = a.frm or a.out or os.path.join(a.build, "results", "agreement")
     only = set(a.only.split(",")) if not a.frm else set()
@@ -258,7 +261,10 @@ def main():
                 b = vcp if r["park"] else vc
                 if os.access(b, os.X_OK):
                     save(out, "vc", n, "c11",
-                         run([b, "--client", vn, "--model", "c11", "--quick"])[0])
+                         run([b, "--client", vn, "--model", "c11"] +
+                             # park mode: CI's bound 1 (tests/verify)
+                             (["--bound", "1"] if r["park"] else ["--quick"]) +
+                             ["--time-limit", a.vc_limit])[0])
             if ("relacy" in only and not r["park"] and os.access(rl, os.X_OK)
                     and re.search(r"^%s\s" % re.escape(vn), rl_list, re.M)):
                 save(out, "relacy", n, "c11",
@@ -270,8 +276,8 @@ def main():
                     env.update(r["env"])
                     pre = ["--expect-error"] if r["expect"] != "ok" else []
                     txt = run([os.path.join(HERE, "run.sh")] + pre +
-                              [m, r["file"], r["table"], n.replace("park.", "", 1)
-                               if r["park"] else n] + r["flags"], env=env)[0]
+                              [m, r["file"], r["table"], r["gname"]] + r["flags"],
+                              env=env)[0]
                     save(out, "genmc", n, m, txt)
             print("agreement.py: %s done" % n, file=sys.stderr)
         with open(os.path.join(out, "machine.txt"), "a") as f:
