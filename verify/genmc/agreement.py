@@ -225,6 +225,8 @@ def main():
     ap.add_argument("--vc-limit", default="60")
     a = ap.parse_args()
     out = a.frm or a.out or os.path.join(a.build, "results", "agreement")
+    if a.frm and not os.path.isdir(a.frm):
+        sys.exit("agreement.py: --from %s: no such folder of saved outputs" % a.frm)
     only = set(a.only.split(",")) if not a.frm else set()
     bad = only - {"vc", "relacy", "genmc"}
     if bad:
