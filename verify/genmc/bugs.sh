@@ -6,15 +6,17 @@
 # with run.sh --expect-error=TEXT: GenMC must report the error.
 #
 #   bugs.sh NAME MODEL    one bug (the ctests genmc.bug.NAME.MODEL)
-#   bugs.sh [--list]      every bug under every model of its row, as Markdown
+#   bugs.sh [--all]       every bug under every model of its row, as Markdown
 #                         rows | bug | model | GenMC | executions | cpu s |
-#                         (--list: the rows of the table below)
+#                         (--all: with the slow one, bravo-rbias-relaxed)
+#   bugs.sh --list        the rows of the table below
 #
 # Besides bugs.h's bugs, clh-release-cas-rlx: a row of vc's mutation table
 # (clh.h's release CAS relaxed), caught by both.  Not here: cr-passive-rlx
-# (GenMC does not run the cr: clients, docs/genmc.md); bravo-rbias-relaxed
-# runs (bugs.sh bravo-rbias-relaxed rc11) but needs a third thread, which
-# the RW clients under GenMC do not have in reasonable time (docs/genmc.md).
+# (GenMC does not run the cr: clients, docs/genmc.md).  bravo-rbias-relaxed
+# needs the RW client's third thread (a fast reader after the slow one):
+# GenMC finds it after about 36,000 executions (over a minute of CPU), so
+# it is not in CI; the other RW bugs run the 2-thread client of CI.
 # GENMC_TOPO_DIR, CLOF_GENMC as for run.sh.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,15 +41,21 @@ one() { # NAME MODEL: run.sh's line and exit status
   # SPEC may hold '|' (from=rel|acq_rel|seq_cst): the text is the last field
   spec=$(cut -d'|' -f5- <<< "$row"); spec=${spec%|*}
   text=${row##*|}
+  # IMM has no data races as errors (no catch-fire): the lock's failure
+  # shows as the client's mutual-exclusion assert instead
+  [ "$2" = imm ] && [ "$text" = race ] && text=Safety
   case " $models " in *" $2 "*) ;; *) echo "bugs.sh: $1 runs under: $models" >&2; return 2 ;; esac
   # shellcheck disable=SC2086 # fc and flags are word lists
   "$here/run.sh" "--expect-error${text:+=$text}" "--weaken=$spec" "$2" $fc $flags
 }
 if [ $# -ge 2 ]; then one "$1" "$2"; exit $?; fi
 if [ "${1:-}" = --list ]; then rows; exit 0; fi
+slow=" bravo-rbias-relaxed "
+[ "${1:-}" = --all ] && slow=
 echo "| bug | model | GenMC | executions | cpu s |"
 echo "| --- | --- | --- | --- | --- |"
 rows | while IFS='|' read -r name models _; do
+  [[ $slow == *" $name "* ]] && continue
   for m in $models; do
     out=$(one "$name" "$m" 2>&1); rc=$?
     line=$(grep -m1 "^genmc -" <<< "$out")
