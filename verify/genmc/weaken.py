@@ -322,8 +322,8 @@ def ptr_names(a, defs):
         d = fdefs.get(v)
         if d is None:
             continue
-        if d.startswith(("getelementptr", "bitcast", "phi", "select", "addrspacecast", "ptrtoint", "inttoptr")) \
-                or d.startswith("getelementptr inbounds"):
+        if d.startswith(("getelementptr", "bitcast", "phi", "select", "addrspacecast",
+                         "ptrtoint", "inttoptr")):
             todo.extend(re.findall(r"(%[\w.$-]+)", d))
     return out
 
