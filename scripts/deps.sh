@@ -3,7 +3,7 @@
 # Install what clof needs on a fresh Debian 12 machine (idempotent; quiet when
 # everything is there).  Used by scripts/test.sh and scripts/run.sh.
 set -euo pipefail
-pkgs=(cmake ninja-build gcc g++ clang libclang-rt-14-dev valgrind libck-dev
+pkgs=(cmake ninja-build gcc g++ clang libclang-rt-14-dev llvm-14 valgrind libck-dev
       hwloc-nox pkg-config python3 python3-matplotlib python3-numpy binutils
       libleveldb-dev libsnappy-dev kyotocabinet-utils libkyotocabinet-dev
       memcached libmemcached-tools spin relacy-dev

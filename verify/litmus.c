@@ -790,11 +790,16 @@ const vc_catalogue_t vc_catalogue[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static cat_prog_t cat_progs[sizeof vc_catalogue / sizeof vc_catalogue[0]];
+/* one parsed program per entry; a client that runs one program (GenMC's,
+ * verify/genmc/litmus_client.c) sets CAT_PROG_SLOTS 1 */
+#ifndef CAT_PROG_SLOTS
+#define CAT_PROG_SLOTS (sizeof vc_catalogue / sizeof vc_catalogue[0])
+#endif
+static cat_prog_t cat_progs[CAT_PROG_SLOTS];
 
 bool vc_catalogue_prog(const vc_catalogue_t *c, vc_prog_t *p, const char **err)
 {
-    cat_prog_t *cp = &cat_progs[c - vc_catalogue];
+    cat_prog_t *cp = &cat_progs[(size_t)(c - vc_catalogue) % CAT_PROG_SLOTS];
     if (!cat_parse(c, cp, err))
         return false;
     if (cp->nthreads > CAT_MAXT) {
