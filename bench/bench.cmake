@@ -20,7 +20,8 @@ else()
 endif()
 # libvsync (open-s4c, MIT, header-only): the vsync-* peers of clof-bench and
 # clof-uncontended, for comparison only (never linked into or installed with
-# clof).  Found in CLOF_LIBVSYNC_DIR (default: the project's vendored copy,
+# clof; vsync-cna and vsync-hmcs take their NUMA configuration from the
+# process topology, as clof's cna and hmcs do).  Found in CLOF_LIBVSYNC_DIR (default: the project's vendored copy,
 # ../shared/vendor/libvsync); where absent the peers are left out, said once.
 # Not in clof-bench-sim: libvsync's atomics are not the shim's, so the
 # simulator could not schedule them.
@@ -29,14 +30,17 @@ set(CLOF_LIBVSYNC_DIR "${CMAKE_SOURCE_DIR}/../shared/vendor/libvsync" CACHE PATH
 set(CLOF_BENCH_VSYNC_INCLUDE_DIRS "")
 set(CLOF_BENCH_VSYNC_DEFS "")
 if(EXISTS "${CLOF_LIBVSYNC_DIR}/include/vsync/spinlock/mcslock.h"
+   AND EXISTS "${CLOF_LIBVSYNC_DIR}/include/vsync/spinlock/cnalock.h"
+   AND EXISTS "${CLOF_LIBVSYNC_DIR}/include/vsync/spinlock/hmcslock.h"
    AND EXISTS "${CLOF_LIBVSYNC_DIR}/vatomic/include/vsync/atomic.h")
   get_filename_component(CLOF_LIBVSYNC_REAL "${CLOF_LIBVSYNC_DIR}" REALPATH)
   set(CLOF_BENCH_VSYNC_INCLUDE_DIRS "${CLOF_LIBVSYNC_REAL}/include"
       "${CLOF_LIBVSYNC_REAL}/vatomic/include")
   set(CLOF_BENCH_VSYNC_DEFS CLOF_BENCH_VSYNC=1)
   set_property(GLOBAL PROPERTY CLOF_BENCH_VSYNC_LOCKS
-               vsync-mcs vsync-ticket vsync-clh vsync-hemlock vsync-ttas)
-  message(STATUS "clof-bench: libvsync peers (vsync-mcs, vsync-ticket, vsync-clh, vsync-hemlock, vsync-ttas) from ${CLOF_LIBVSYNC_REAL}")
+               vsync-mcs vsync-ticket vsync-clh vsync-hemlock vsync-ttas
+               vsync-cna vsync-hmcs)
+  message(STATUS "clof-bench: libvsync peers (vsync-mcs, vsync-ticket, vsync-clh, vsync-hemlock, vsync-ttas, vsync-cna, vsync-hmcs) from ${CLOF_LIBVSYNC_REAL}")
 else()
   message(STATUS "clof-bench: libvsync not found in CLOF_LIBVSYNC_DIR=${CLOF_LIBVSYNC_DIR}: the vsync-* peers are left out")
 endif()

@@ -27,9 +27,11 @@
  *   ck-ticket  Concurrency Kit ck_spinlock_ticket
  *   ck-fas     Concurrency Kit ck_spinlock_fas (fetch-and-store, then spin
  *              on a plain load: ck_spinlock_fas_lock, no backoff)
- *   vsync-mcs, vsync-ticket, vsync-clh, vsync-hemlock, vsync-ttas
+ *   vsync-mcs, vsync-ticket, vsync-clh, vsync-hemlock, vsync-ttas,
+ *   vsync-cna, vsync-hmcs
  *              libvsync's spinlocks, where bench.cmake finds libvsync
- *              (CLOF_BENCH_VSYNC)
+ *              (CLOF_BENCH_VSYNC); its CNA and HMCS get their NUMA
+ *              configuration from the process topology, as clof's do
  *
  * and, last, cr:<lock> (include/clof/cr.h, BENCH_CR_LOCKS) over the basic
  * locks, hmcs, cna, c-bo-mcs, c-tkt-tkt, tkt-mcs, mcs-mcs and tkt-mcs-clh.
@@ -354,7 +356,9 @@ BL_VSYNC_PLAIN_ADAPTER_(vsync_ttas, "vsync-ttas", ttaslock, ttaslock_t)
     X(vsync_ticket, VSYNC_TICKET)                                              \
     X(vsync_clh, VSYNC_CLH)                                                    \
     X(vsync_hemlock, VSYNC_HEMLOCK)                                            \
-    X(vsync_ttas, VSYNC_TTAS)
+    X(vsync_ttas, VSYNC_TTAS)                                                  \
+    X(vsync_cna, VSYNC_CNA)                                                    \
+    X(vsync_hmcs, VSYNC_HMCS)
 #else
 #define BENCH_VSYNC_LOCKS(X)
 #endif /* CLOF_BENCH_VSYNC */
@@ -449,6 +453,165 @@ static inline void bl_cna_release(bl_cna_lock_t *l, bl_cna_ctx_t *c)
 {
     clof_cna_release(l, c);
 }
+
+#if defined(CLOF_BENCH_VSYNC)
+/* ---- libvsync's NUMA-aware locks: vsync-cna, vsync-hmcs --------------------
+ * (listed in BENCH_VSYNC_LOCKS above; defined here, after clof's cna and
+ * hmcs, because they take their NUMA configuration from the same process
+ * topology -- clof_topology(), the machine's or the emulated one of
+ * --emulate / CLOF_EMULATE -- and each thread's cpu from the same
+ * clof_current_cpu(), virtual on an emulated machine.)  Spin-only, as the
+ * other vsync-* peers. */
+#include <stdalign.h>
+#include <vsync/common/assert.h> /* hmcslock_which_lock's ASSERT, which
+                                   hmcslock.h defines only without NDEBUG */
+#include <vsync/spinlock/cnalock.h>
+#include <vsync/spinlock/hmcslock.h>
+
+/* vsync-cna: cnalock_acquire and cnalock_release take the caller's NUMA
+ * node; it is the node clof's cna gives the thread (clof_cna_numa_: its
+ * cohort at the topology's NUMA level, 0 without one), looked up at every
+ * acquisition (clof's cna looks it up only when it must wait), and the same
+ * node is passed to the release. */
+typedef struct {
+    cnalock_t l;
+} BENCH_ALIGNED bl_vsync_cna_lock_t;
+typedef struct {
+    cna_node_t n;
+    uint32_t numa; /* the node passed to the acquisition */
+} BENCH_ALIGNED bl_vsync_cna_ctx_t;
+static const char bl_vsync_cna_str[] = "vsync-cna";
+static inline void bl_vsync_cna_init(bl_vsync_cna_lock_t *l)
+{
+    cnalock_init(&l->l);
+}
+static inline void bl_vsync_cna_ctx_init(bl_vsync_cna_lock_t *l,
+                                         bl_vsync_cna_ctx_t *c)
+{
+    (void)l;
+    memset(c, 0, sizeof *c);
+}
+static inline void bl_vsync_cna_acquire(bl_vsync_cna_lock_t *l,
+                                        bl_vsync_cna_ctx_t *c)
+{
+    c->numa = clof_cna_numa_();
+    cnalock_acquire(&l->l, &c->n, c->numa);
+}
+static inline void bl_vsync_cna_release(bl_vsync_cna_lock_t *l,
+                                        bl_vsync_cna_ctx_t *c)
+{
+    cnalock_release(&l->l, &c->n, c->numa);
+}
+
+/* vsync-hmcs: libvsync's tree (hmcslock_init) over the levels of the
+ * process topology, as clof's hmcs takes them all (HMCS<n> on an n-level
+ * hierarchy).  libvsync's level i from the top is the topology's level
+ * nlevels-1-i: the number of its locks per parent is the topology's number
+ * of children per cohort (libvsync's tree is regular, so a topology whose
+ * cohorts of one level have different numbers of children is refused), its
+ * threshold is the topology's keep-local threshold of that level (clof's
+ * hmcs uses the same; default 128).  libvsync's tree has at least two
+ * levels (its acquire walks to the parent of a one-level tree): on a flat
+ * machine it is a root over one leaf.  hmcslock_init numbers its locks
+ * depth first, which is the topology's canonical order, so the leaf of a
+ * cpu is the k-th leaf where k is the cpu's cohort at level 0; the table
+ * leaf[k] is filled once with libvsync's own hmcslock_which_lock (one cpu
+ * per "core", core k).  A thread looks up its leaf at every acquisition,
+ * as clof's hmcs does, and keeps it for the release. */
+typedef struct {
+    hmcslock_t *locks;           /* hmcslock_init's array (the whole tree) */
+    hmcslock_t **leaf;           /* [leaf cohort] its leaf lock */
+    const clof_topology_t *topo; /* the topology it was built on */
+    vsize_t nlevels;             /* libvsync's num_levels */
+} BENCH_ALIGNED bl_vsync_hmcs_lock_t;
+typedef struct {
+    hmcs_node_t n;
+    hmcslock_t *leaf; /* the leaf of the acquisition, for the release */
+} BENCH_ALIGNED bl_vsync_hmcs_ctx_t;
+static const char bl_vsync_hmcs_str[] = "vsync-hmcs";
+static inline void bl_vsync_hmcs_fail_(const char *why)
+{
+    fprintf(stderr, "vsync-hmcs: %s\n", why);
+    exit(1);
+}
+static inline void bl_vsync_hmcs_init(bl_vsync_hmcs_lock_t *l)
+{
+    const clof_topology_t *t = clof_topology();
+    uint32_t tl = clof_topo_nlevels(t);
+    uint32_t n = tl < 2 ? 2 : tl;
+    hmcslock_level_spec_t spec[CLOF_TOPO_MAX_LEVELS + 1];
+    size_t nlocks = 0, width = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        /* the topology's level of libvsync's level i (flat: the system) */
+        uint32_t lv = tl < 2 ? 0 : tl - 1 - i;
+        size_t fan = 1;
+        if (i > 0 && tl >= 2) {
+            const clof_topo_level_t *up = &t->level[lv + 1];
+            fan = up->child_start[1] - up->child_start[0];
+            for (uint32_t c = 1; c < up->ncohorts; c++)
+                if (up->child_start[c + 1] - up->child_start[c] != fan) {
+                    char why[200];
+                    snprintf(why, sizeof why,
+                             "the topology's %s cohorts have different "
+                             "numbers of %s cohorts; libvsync's HMCS tree "
+                             "needs the same number under every parent",
+                             clof_topo_level_name(t->level[lv + 1].kind),
+                             clof_topo_level_name(t->level[lv].kind));
+                    bl_vsync_hmcs_fail_(why);
+                }
+        }
+        width *= fan;
+        if (width > HMCS_MAX_THREADS) {
+            char why[200];
+            snprintf(why, sizeof why,
+                     "the topology has more leaf cohorts than libvsync's "
+                     "HMCS_MAX_THREADS (%u)",
+                     (unsigned)HMCS_MAX_THREADS);
+            bl_vsync_hmcs_fail_(why);
+        }
+        uint32_t thr = clof_topo_threshold(t, lv);
+        spec[i].num_nodes_per_parent = fan;
+        spec[i].threshold = thr ? thr : CLOF_COMPOSE_THRESHOLD;
+        nlocks += width;
+    }
+    size_t al = alignof(hmcslock_t);
+    l->locks = aligned_alloc(al, nlocks * sizeof(hmcslock_t));
+    l->leaf = malloc(width * sizeof *l->leaf);
+    if (!l->locks || !l->leaf)
+        bl_vsync_hmcs_fail_("out of memory for the lock tree");
+    memset(l->locks, 0, nlocks * sizeof(hmcslock_t));
+    hmcslock_init(l->locks, nlocks, spec, n);
+    for (size_t k = 0; k < width; k++) {
+        l->leaf[k] = hmcslock_which_lock(l->locks, nlocks, spec, n, 1,
+                                         (vuint32_t)k);
+        if (!l->leaf[k])
+            bl_vsync_hmcs_fail_("hmcslock_which_lock found no leaf");
+    }
+    l->topo = t;
+    l->nlevels = n;
+}
+static inline void bl_vsync_hmcs_ctx_init(bl_vsync_hmcs_lock_t *l,
+                                          bl_vsync_hmcs_ctx_t *c)
+{
+    (void)l;
+    memset(c, 0, sizeof *c);
+}
+static inline void bl_vsync_hmcs_acquire(bl_vsync_hmcs_lock_t *l,
+                                         bl_vsync_hmcs_ctx_t *c)
+{
+    uint32_t k = l->topo->nlevels < 2
+                     ? 0
+                     : clof_topo_cohort(l->topo, clof_current_cpu(), 0);
+    c->leaf = l->leaf[k];
+    hmcslock_acquire(c->leaf, &c->n, l->nlevels);
+}
+static inline void bl_vsync_hmcs_release(bl_vsync_hmcs_lock_t *l,
+                                         bl_vsync_hmcs_ctx_t *c)
+{
+    hmcslock_release(c->leaf, &c->n, l->nlevels);
+}
+#endif /* CLOF_BENCH_VSYNC */
+
 #define BENCH_NUMA_LOCKS(X)                                                    \
     X(hmcs, HMCS) X(cna, CNA) X(c_bo_mcs, C_BO_MCS) X(c_tkt_tkt, C_TKT_TKT)                \
     X(c_ptl_tkt, C_PTL_TKT) X(a_c_bo_bo, A_C_BO_BO) X(a_c_bo_clh, A_C_BO_CLH)

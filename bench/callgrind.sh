@@ -10,8 +10,9 @@
 # Prints a Markdown table, with the ratio to Concurrency Kit's same lock
 # where one exists (mcs/ck-mcs, clh/ck-clh, ticket/ck-ticket, tas/ck-fas)
 # and to libvsync's (vsync-mcs, vsync-ticket, vsync-clh, vsync-hemlock,
-# vsync-ttas; where clof-uncontended was built with libvsync, see
-# docs/peers.md), and writes the raw numbers to
+# vsync-ttas, vsync-cna, vsync-hmcs; where clof-uncontended was built with
+# libvsync, see docs/peers.md; cna and hmcs on the process topology, e.g.
+# CLOF_EMULATE=SHAPE for an emulated one), and writes the raw numbers to
 # BUILD/results/callgrind-<date>.csv.
 #
 # With --rw: the reader-writer locks instead (clof-uncontended --list-rw),
@@ -91,7 +92,7 @@ peer_of() {
 }
 vsync_peer_of() { # libvsync's same lock, where this build has it
   case "$1" in
-    mcs|ticket|clh|hemlock|ttas) case " $vsync_locks " in *" vsync-$1 "*) echo "vsync-$1" ;; esac ;;
+    mcs|ticket|clh|hemlock|ttas|cna|hmcs) case " $vsync_locks " in *" vsync-$1 "*) echo "vsync-$1" ;; esac ;;
   esac
 }
 

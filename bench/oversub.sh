@@ -18,7 +18,9 @@
 #                    pthread is always added: it is the reference)
 #                    the peers are locks like the others: e.g. --locks
 #                    "clh ck-clh vsync-clh mcs ck-mcs vsync-mcs" (vsync-*
-#                    where clof-bench was built with libvsync, docs/peers.md)
+#                    where clof-bench was built with libvsync, docs/peers.md;
+#                    "cna vsync-cna hmcs vsync-hmcs" on the same topology,
+#                    e.g. -- --emulate numa:2,cpu:2 for an emulated one)
 #   --seed S         seed of the order shuffle and of clof-bench (default 1)
 #   --out FILE       JSON-lines output (default BUILD/results/oversub-<date>.jsonl)
 # Default: 14 locks x 4 thread counts x 5 repeats x 1 s, about 5 minutes.

@@ -16,16 +16,20 @@
 # meaningful with it.
 #
 # usage: bench/peers.sh [--bin DIR] [--threads "1 2 8"] [--repeats 6]
-#          [--duration 0.5] [--iters 20000] [--locks "tas ttas ticket mcs clh hemlock"]
+#          [--duration 0.5] [--iters 20000]
+#          [--locks "tas ttas ticket mcs clh hemlock cna hmcs"]
 #          [--no-callgrind] [--no-threads]
-# Default: 6 locks and their peers (15 with glibc) x 3 thread counts x
-# 6 rounds x 0.5 s, about 3 minutes, plus about a minute of callgrind.
+# Default: 8 locks and their peers (19 with glibc; cna and hmcs have
+# libvsync's, vsync-cna and vsync-hmcs, on the same process topology, so
+# CLOF_EMULATE=SHAPE measures both on an emulated machine) x 3 thread
+# counts x 6 rounds x 0.5 s, about 4 minutes, plus about a minute of
+# callgrind.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cmdline="$0"; for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 bin="${CLOF_BIN:-$root/build/bin}"
 threads="1 2 8"; repeats=6; duration=0.5; iters=20000
-locks="tas ttas ticket mcs clh hemlock"
+locks="tas ttas ticket mcs clh hemlock cna hmcs"
 do_cg=1; do_thr=1
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -41,6 +41,8 @@ const clof_lockname_t clof_locknames[] = {
     {"vsync-clh", "peer", "", "libvsync's CLH lock (clof-bench, where the build found libvsync)"},
     {"vsync-hemlock", "peer", "", "libvsync's Hemlock (clof-bench, where the build found libvsync)"},
     {"vsync-ttas", "peer", "", "libvsync's TTAS lock (clof-bench, where the build found libvsync)"},
+    {"vsync-cna", "peer", "", "libvsync's CNA lock, its NUMA node from clof's topology (clof-bench, where the build found libvsync)"},
+    {"vsync-hmcs", "peer", "", "libvsync's HMCS lock, its tree from clof's topology (clof-bench, where the build found libvsync)"},
     {"hmcs", "numa", "", "HMCS: an MCS lock per level of the hierarchy, every level"},
     {"cna", "numa", "", "CNA: an MCS lock that prefers waiters of the holder's NUMA node"},
     {"c-bo-mcs", "numa", "", "lock cohorting: backoff per node over a global MCS lock"},
