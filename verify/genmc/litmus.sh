@@ -38,19 +38,8 @@ done
 # a cycle; nothing else of the catalogue depends on that axiom.
 imm_allows=" LB+rlx LB+rmw 2+2W+rmw "
 
-genmc=${CLOF_GENMC:-}
-default=$HOME/.cache/genmc-0.10.3/bin/genmc
-installer=$src/../shared/vendor/genmc/install.sh
-if [ -z "$genmc" ] && [ -x "$default" ]; then genmc=$default; fi
-if [ -z "$genmc" ] && [ -x "$installer" ]; then
-  genmc=$(flock "${TMPDIR:-/tmp}/clof-genmc-install.lock" "$installer" 2>/dev/null | tail -1)
-fi
-if [ -z "$genmc" ] || [ ! -x "$genmc" ]; then
-  msg="GenMC not found: set CLOF_GENMC=/path/to/genmc, or install GenMC 0.10.3 (https://github.com/MPI-SWS/genmc) -- skipped"
-  if [ "${CLOF_REQUIRE_GENMC:-0}" = 1 ]; then echo "FAIL: $msg (CLOF_REQUIRE_GENMC=1)"; exit 1; fi
-  echo "$msg"; exit 77
-fi
-ginc=$(cd "$(dirname "$genmc")/../include" 2>/dev/null && pwd)
+# shellcheck source=find_genmc.sh
+. "$src/verify/genmc/find_genmc.sh"
 clang=${CLOF_GENMC_CLANG:-clang-14}
 command -v "$clang" >/dev/null || { echo "FAIL: $clang not found (apt-get install clang-14)"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/clof-litmus.XXXXXX")

@@ -47,20 +47,8 @@ model=$1 file=$2 table=$3 client=$4
 shift 4
 case $model in rc11|imm) ;; *) echo "$0: model '$model': expected rc11 or imm" >&2; exit 2 ;; esac
 
-genmc=${CLOF_GENMC:-}
-default=$HOME/.cache/genmc-0.10.3/bin/genmc
-installer=$src/../shared/vendor/genmc/install.sh
-if [ -z "$genmc" ] && [ -x "$default" ]; then genmc=$default; fi
-if [ -z "$genmc" ] && [ -x "$installer" ]; then
-  # one install however many tests start at once
-  genmc=$(flock "${TMPDIR:-/tmp}/clof-genmc-install.lock" "$installer" 2>/dev/null | tail -1)
-fi
-if [ -z "$genmc" ] || [ ! -x "$genmc" ]; then
-  msg="GenMC not found: set CLOF_GENMC=/path/to/genmc, or install GenMC 0.10.3 (https://github.com/MPI-SWS/genmc) -- skipped"
-  if [ "${CLOF_REQUIRE_GENMC:-0}" = 1 ]; then echo "FAIL: $msg (CLOF_REQUIRE_GENMC=1)"; exit 1; fi
-  echo "$msg"; exit 77
-fi
-ginc=$(cd "$(dirname "$genmc")/../include" 2>/dev/null && pwd)
+# shellcheck source=find_genmc.sh
+. "$src/verify/genmc/find_genmc.sh"
 topo=$(cd "${GENMC_TOPO_DIR:-$src/build/verify/genmc}" 2>/dev/null && pwd || echo "${GENMC_TOPO_DIR:-$src/build/verify/genmc}")
 [ -f "$topo/genmc_topo.h" ] || { echo "$0: $topo/genmc_topo.h missing (build the target clof-genmc-topo-h, or set GENMC_TOPO_DIR)" >&2; exit 2; }
 
