@@ -34,7 +34,8 @@
  *             Grants: every CLOF_CR_ADMIT_EVERY-th numbered release while
  *             passive threads wait (long-term fairness), and every release that
  *             leaves `active` empty while passive threads wait (the lock
- *             would sit idle: no lost wake-up), issue one grant, unless one
+ *             would sit idle: no lost wake-up; the idle grant, which
+ *             leaves `cap` as it is), issue one grant, unless one
  *             is already pending.  A grant admits the head whatever `active`
  *             is: the set grows by one, and the next active thread to come
  *             back finds it full and goes passive -- one in, one out.
@@ -64,14 +65,21 @@
  * The active set.  `cap` starts at the number of cpus the process may run on
  * (clof_cr_cpus(): sched_getaffinity, or CLOF_CR_ACTIVE) and adapts within
  * [1, that]: it shrinks by one when an admitted thread's wait in the inner
- * lock had to yield or park (the waiting policy lowered its spin budget, or
- * it parked with the budget at its floor, wait.h: an active waiter did not
- * keep a cpu; clof_cr_signalled_),
- * and grows by one at an idle grant (the lock went idle with passive
- * waiters) and after CLOF_CR_GROW counted releases in a row without a
- * shrink (default 1024; clof_cr_calm_: a busy lock whose threads no
- * longer outnumber the cpus gives no idle grant).  Threads that took the
- * free lock at step 1 are not counted: they hold it and do not wait.
+ * lock had to yield or park (the waiting policy lowered its spin budget, or,
+ * with the budget at its floor, it parked or a yield of it ran another
+ * thread, wait.h: an active waiter did not keep a cpu; clof_cr_signalled_),
+ * and grows by one after CLOF_CR_GROW counted releases in a row without a
+ * shrink (default 1024; clof_cr_calm_).  An idle grant admits one thread
+ * but does not grow `cap`: where nothing is done outside the critical
+ * section, a counted releaser leaves the set empty only to come back at
+ * once, so nearly every counted release was "idle", and growing there
+ * undid each shrink -- with two threads on one cpu's worth of time, the
+ * set went back to 2 and the FIFO lock handed over at every acquisition
+ * (docs/lab/peers-notebook.md, 2026-11-29).  With `cap` kept, the set of
+ * one runs bursts through the free lock (step 1, uncounted) while the
+ * granted thread wakes up, and the two change places once per wake-up,
+ * as glibc's mutex does.  Threads that took the free lock at step 1 are
+ * not counted: they hold it and do not wait.
  *
  * NUMA-aware admission (CNA, Dice and Kogan, EuroSys'19, applied to the
  * passive set as GCR's NUMA variant applies node preference to admission,
@@ -167,6 +175,9 @@
  *     CAS succeeds only from the current `grants`).
  *   `cap` is a hint read and written relaxed: admission decisions use it,
  *     the safety and liveness arguments above do not (cap >= 1 always).
+ *     So neither do the signals that move it (clof_cr_signalled_: the
+ *     thread's own counters, read by that thread) nor where it grows:
+ *     the idle grant, which liveness needs, is issued as before.
  *   `limiting` is a hint too (above): relaxed.  `calm` is
  *     written only by the holder (the release before its inner release, the
  *     shrink after its inner acquire): relaxed, as `releases`.
@@ -286,9 +297,11 @@ uint32_t clof_cr_cpus(void);
 #define CLOF_CR_BUDGET_() clof_wait_spins_
 #define CLOF_CR_FLOOR_ CLOF_WAIT_SPINS_MIN
 #define CLOF_CR_PARKS_() clof_wait_parks_
+#define CLOF_CR_BUSY_() clof_wait_busy_
 #else
 #define CLOF_CR_BUDGET_() 0u
 #define CLOF_CR_FLOOR_ 0u
+#define CLOF_CR_BUSY_() 0u
 #if defined(CLOF_BE_WAIT_PARKS)
 #define CLOF_CR_PARKS_() CLOF_BE_WAIT_PARKS()
 #else
@@ -296,18 +309,26 @@ uint32_t clof_cr_cpus(void);
 #endif
 #endif
 typedef struct {
-    uint32_t budget, parks;
+    uint32_t budget, parks, busy;
 } clof_cr_signal_t;
 
 static inline clof_cr_signal_t clof_cr_signal_(void)
 {
-    clof_cr_signal_t g = {CLOF_CR_BUDGET_(), CLOF_CR_PARKS_()};
+    clof_cr_signal_t g = {CLOF_CR_BUDGET_(), CLOF_CR_PARKS_(), CLOF_CR_BUSY_()};
     return g;
 }
 
 /* Whether the wait since `g` could not keep a cpu: it lowered the spin
- * budget, or it parked with the budget at its floor (where lowering it
- * shows no more).  A park that left the budget above its floor is no
+ * budget, or, with the budget at its floor (where lowering it shows no
+ * more), it parked or one of its yields ran another thread (wait.h
+ * clof_wait_busy_).  The yields count because at the floor a waiter whose
+ * cpu is shared with the holder mostly neither lowers the budget nor
+ * parks: its yield runs the holder, which releases, and the wait ends.
+ * Two threads on one cpu's worth of time (a T = 2 run beside another
+ * process on 2 cpus) then never signalled, and the lock stayed open or
+ * its active set at 2: a FIFO hand-over per acquisition, each through a
+ * yield -- 0.03x glibc on pl_lockloop (docs/lab/peers-notebook.md,
+ * 2026-11-29).  A park that left the budget above its floor is no
  * signal: the waiting policy halves the budget at a park only when the
  * cpus were wanted (wait.h, CLOF_WAIT_ADAPT_IDLE), and a park on a machine
  * with a cpu for every thread -- a long wait in a FIFO queue of many
@@ -320,7 +341,8 @@ static inline clof_cr_signal_t clof_cr_signal_(void)
 static inline bool clof_cr_signalled_(clof_cr_signal_t g)
 {
     uint32_t b = CLOF_CR_BUDGET_();
-    return b < g.budget || (CLOF_CR_PARKS_() != g.parks && b <= CLOF_CR_FLOOR_);
+    return b < g.budget || ((CLOF_CR_PARKS_() != g.parks || CLOF_CR_BUSY_() != g.busy) &&
+                            b <= CLOF_CR_FLOOR_);
 }
 #ifndef CLOF_CR_CROWDED
 #define CLOF_CR_CROWDED(s, g) ((void)(s), clof_cr_signalled_(g))
@@ -530,9 +552,9 @@ static inline void clof_cr_open_acquired_(clof_cr_t *s, clof_cr_signal_t g)
  * the active set at its largest.  One count serves both (`calm`): below
  * the largest set only the growth counts, at it only the opening.
  *
- * Why the quiet growth: `cap` shrinks at every signal and otherwise grew
- * only at an idle grant (the active set emptied with passive threads
- * waiting), which a busy lock never gives.  With as many threads as cpus,
+ * Why the quiet growth: `cap` shrinks at every signal, and this is the
+ * only way it grows (an idle grant does not grow it, above; nor would a
+ * busy lock give one).  With as many threads as cpus,
  * a few signals (another process took a cpu for a moment) shrank `cap`
  * for good: every release then let one passive thread in and sent the
  * releaser, coming back, to the passive set, nearly every acquisition went
@@ -616,10 +638,8 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
 {
     if (counted && (int32_t)clof_atomic32_get_dec(&s->active) <= 1 &&
         clof_atomic32_read(&s->npassive) != 0) {
-        /* the active set is empty and passive threads wait: grow, admit */
-        uint32_t c = clof_atomic32_read_rlx(&s->cap), max = CLOF_CR_CPUS();
-        if (c < max)
-            clof_atomic32_write_rlx(&s->cap, c + 1);
+        /* the active set is empty and passive threads wait: admit one
+         * (not a reason to grow `cap`: see the active set, above) */
         if (clof_cr_grant_(s, true))
             clof_cr_wake_(s);
         return;

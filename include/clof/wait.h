@@ -353,6 +353,9 @@ static __thread uint32_t clof_wait_spins_ = CLOF_WAIT_SPINS;
 /* Parks of this thread so far (mod 2^32): cr.h's shrink signal, an active
  * waiter that parked did not keep a cpu. */
 static __thread uint32_t clof_wait_parks_;
+/* Yields of this thread that ran another thread (mod 2^32): cr.h's shrink
+ * signal at the budget's floor, where halving it shows no more. */
+static __thread __attribute__((unused)) uint32_t clof_wait_busy_;
 /* Threads parked right now, process-wide (weak: one copy however many
  * includers; counted around the futex sleep, relaxed: a hint). */
 __attribute__((weak, visibility("default"))) uint32_t clof_wait_parked_now_;
@@ -407,6 +410,7 @@ static inline int clof_wait_phase_(clof_wait_t *w)
             long before = clof_be_preempted();
             clof_be_yield();
             w->busy = clof_be_preempted() != before;
+            clof_wait_busy_ += w->busy;
             return 1;
         }
 #endif

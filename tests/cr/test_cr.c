@@ -50,8 +50,8 @@
  *           the count over, and once the set is back at ACTIVE with nobody
  *           passive the lock opens after CLOF_CR_CALM; then `calm` with the
  *           set shrunk to 1 at the start and ACTIVE = T: the lock must
- *           open (on this machine idle grants may grow it too, so how
- *           often each acted is printed, not checked); `lazy` checks the
+ *           open (how often the quiet growth and the idle grants acted
+ *           is printed, not checked); `lazy` checks the
  *           other side: with a signal at every contended wait the set
  *           never grows by quiet releases
  *   (mutex, bound, flat and idle run the restriction from the start:
