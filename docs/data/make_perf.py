@@ -43,6 +43,11 @@ RUNS = {
     "callgrind_native": "callgrind-20261125-after.csv",
     "sim": "cr-grow-20261127/sim-after.jsonl",
     "cpus16": "cr-16cpu-20261127/oversub-long.jsonl",
+    # cr: on both harnesses (pl_mutexbench, pl_lockloop): A/B runs whose @b
+    # side (--lib-b) is the current library, the other side the one before
+    # the shrink-signal change (lab/peers-notebook.md)
+    "cr_two": ["peers-20261129/quiet-ab-mutexbench.jsonl",
+               "peers-20261129/quiet-ab-lockloop.jsonl"],
 }
 NOTEBOOK = "lab/perf-notebook.md"
 
@@ -239,6 +244,74 @@ def page():
         w("")
         L.extend(ratio_table(v2, prog, locks, ts2))
         w("")
+
+    # 1a. the peers
+    w("## Beside the peers: libvsync and Concurrency Kit")
+    w("")
+    w("Every basic lock that libvsync or Concurrency Kit also has, theirs beside")
+    w("clof's and glibc's in one run: callgrind instructions per uncontended pair,")
+    w("then throughput at T = 1, 2 and 8 in interleaved rounds, medians of the")
+    w("per-round ratios to glibc with their intervals:")
+    w("")
+    w("```sh")
+    w("bench/peers.sh")
+    w("```")
+    w("")
+    w("The tables, the instruction sequences side by side where clof counts more,")
+    w("and CLH's count before and after its change: [peers.md](peers.md).")
+    w("")
+
+    # 1b. cr: on both harnesses
+    w("## `cr:` on two harnesses (T = 2..16)")
+    w("")
+    w("The same locks on two programs: `pl_mutexbench` (above: 100 ns of work outside")
+    w("the critical section, a fixed duration) and `pl_lockloop`")
+    w("(bench/preload/pl_lockloop.c: a fixed number of pairs per thread and nothing")
+    w("outside the critical section, so a FIFO lock hands over at every acquisition")
+    w("while glibc's releaser keeps its lock). Lock / glibc, median of the per-repeat")
+    w("ratios [its distribution-free 90% interval]; the goal is 0.8x at every T")
+    w("([cr.md](cr.md#current-figures)).")
+    w("")
+    two = {}
+    for rel in RUNS["cr_two"]:
+        m3, v3 = read_runs([rel])
+        prog3 = sorted({k[0] for k in v3})[0]
+        locks3 = sorted({k[2] for k in v3 if k[2].endswith("@b")})
+        ts3 = sorted({k[1] for k in v3})
+        w("```sh")
+        w(quote_locks(command(m3[0]).replace("OLD/libclof-preload.so", "NEW/libclof-preload.so")))
+        w("```")
+        w("")
+        w(f"({prog3}: {run_note(m3)}; [data](data/{rel}). An A/B run: shown is the `@b` side, "
+          "the current library; the other side, the library before its last change to "
+          "how the active set is sized, is in the "
+          "[peers notebook](lab/peers-notebook.md#2026-11-29-the-shrink-signal-change-on-a-quiet-machine-kept).)")
+        w("")
+        w("| lock / glibc | " + " | ".join(f"T = {t}" for t in ts3) + " |")
+        w("|---|" + "---|" * len(ts3))
+        for l in locks3:
+            cells = []
+            for t in ts3:
+                r = summarize.repeat_ratios(v3, prog3, t, l, "glibc")
+                if not r:
+                    cells.append("-")
+                    continue
+                iv = summarize.median_interval(r, 0.9)
+                m = statistics.median(r)
+                cells.append(f"{m:.2f} [{iv[0]:.2f}-{iv[1]:.2f}]" if iv else f"{m:.2f}")
+            w(f"| `{l[:-2]}` | " + " | ".join(cells) + " |")
+        w("")
+        two[prog3] = {t: [median_ratio(v3, prog3, t, l, "glibc") for l in locks3] for t in ts3}
+    ll, mb = two["pl_lockloop"], two["pl_mutexbench"]
+    hi = [x for t in ll if t > 2 for x in ll[t]]
+    w(f"On `pl_lockloop` the medians are {min(hi):.2f}-{max(hi):.2f}x glibc at T = 4..16 and")
+    w(f"{min(ll[2]):.2f}-{max(ll[2]):.2f}x at T = 2: with a cpu per thread no wait yields or")
+    w("parks, the layer stays open, and the FIFO lock hands over at every acquisition")
+    w("where glibc's releaser keeps its lock ([cr.md](cr.md#not-done)). On")
+    mbv = [x for t in mb for x in mb[t]]
+    w(f"`pl_mutexbench` the medians are {min(mbv):.2f}-{max(mbv):.2f}x, and most intervals")
+    w("span 0.5-2: this VM does not resolve them.")
+    w("")
 
     # 2. real programs, pooled
     files = pooled_files(RUNS["apps_pooled"])

@@ -310,17 +310,15 @@ uint32_t clof_cr_cpus(void);
 #endif
 typedef struct {
     uint32_t budget, parks, busy;
-    bool saturated; /* the acquisition ended a streak (clof_cr_saturated_) */
 } clof_cr_signal_t;
 
 static inline clof_cr_signal_t clof_cr_signal_(void)
 {
-    clof_cr_signal_t g = {CLOF_CR_BUDGET_(), CLOF_CR_PARKS_(), CLOF_CR_BUSY_(), false};
+    clof_cr_signal_t g = {CLOF_CR_BUDGET_(), CLOF_CR_PARKS_(), CLOF_CR_BUSY_()};
     return g;
 }
 
-/* Whether the acquisition ended a saturation streak (g.saturated, below),
- * or the wait since `g` could not keep a cpu: it lowered the spin
+/* Whether the wait since `g` could not keep a cpu: it lowered the spin
  * budget, or, with the budget at its floor (where lowering it shows no
  * more), it parked or one of its yields ran another thread (wait.h
  * clof_wait_busy_).  The yields count because at the floor a waiter whose
@@ -343,45 +341,9 @@ static inline clof_cr_signal_t clof_cr_signal_(void)
 static inline bool clof_cr_signalled_(clof_cr_signal_t g)
 {
     uint32_t b = CLOF_CR_BUDGET_();
-    return g.saturated || b < g.budget || ((CLOF_CR_PARKS_() != g.parks || CLOF_CR_BUSY_() != g.busy) &&
+    return b < g.budget || ((CLOF_CR_PARKS_() != g.parks || CLOF_CR_BUSY_() != g.busy) &&
                             b <= CLOF_CR_FLOOR_);
 }
-
-/* The saturation signal: CLOF_CR_STREAK contended acquisitions in a row by
- * one thread (none of its acquisitions in between found the lock free).
- * With a cpu per thread no wait yields or parks, so the signals above never
- * come; but a thread whose every acquisition finds the lock taken came back
- * before the thread it handed the lock to was done with it: the lock is
- * saturated, and each acquisition pays a hand-over between cpus that a
- * smaller active set would not (with nothing done outside the critical
- * section, two threads on two cpus alternate through a FIFO lock at 0.3-0.5x
- * glibc, whose releaser keeps its lock: docs/peers.md).  A shrink then only
- * reaches the edge of saturation: once the set is small enough for some
- * acquisitions to find the lock free, the streaks stop.  The count is the
- * thread's, over every cr: lock it takes (a hint: an uncontended
- * acquisition of another lock starts it over), reset by the fast paths
- * (clof_cr_streak_reset_) and counted by the slow one.  Native waiting
- * policy only (where the other signals are the waiting policy's too); the
- * simulator and the model checkers do not see it.  CLOF_CR_STREAK=0
- * (compile time) turns it off. */
-#ifndef CLOF_CR_STREAK
-#define CLOF_CR_STREAK 64u
-#endif
-#if CLOF_WAIT_CAN_PARK && CLOF_CR_STREAK
-static __thread __attribute__((unused)) uint32_t clof_cr_streak_;
-#define clof_cr_streak_reset_() (clof_cr_streak_ = 0)
-/* A contended acquisition: true at the end of a streak (and start over). */
-static inline bool clof_cr_saturated_(void)
-{
-    if (++clof_cr_streak_ < CLOF_CR_STREAK)
-        return false;
-    clof_cr_streak_ = 0;
-    return true;
-}
-#else
-#define clof_cr_streak_reset_() ((void)0)
-#define clof_cr_saturated_() false
-#endif
 #ifndef CLOF_CR_CROWDED
 #define CLOF_CR_CROWDED(s, g) ((void)(s), clof_cr_signalled_(g))
 #endif
@@ -727,17 +689,14 @@ CLOF_INLINE void clof_cr_acquire_slow(const clof_cr_ops_t *o, void *l, void *bc,
                                       uint32_t *counted)
 {
     clof_cr_t *s = o->state(l);
-    bool saturated = clof_cr_saturated_();
     if (!clof_cr_limiting_(s)) { /* open: wait uncounted */
         clof_cr_signal_t sig = clof_cr_signal_();
         *counted = 0;
         o->acquire(o->base(l), bc);
-        sig.saturated = saturated;
         clof_cr_open_acquired_(s, sig);
         return;
     }
     clof_cr_signal_t sig = clof_cr_admit_(s, o->mirror(l));
-    sig.saturated = saturated;
     *counted = 1;
     o->acquire(o->base(l), bc);
     clof_cr_acquired_(s, sig);
@@ -749,7 +708,6 @@ CLOF_INLINE void clof_cr_acquire(const clof_cr_ops_t *o, void *l, void *c,
 {
     if (CLOF_LIKELY(o->tryacquire(o->base(l), bc))) {
         *counted = 0;
-        clof_cr_streak_reset_();
         return;
     }
     o->acquire_slow(l, c);
@@ -827,13 +785,7 @@ CLOF_INLINE bool clof_cr_has_waiters(const clof_cr_ops_t *o, void *l, void *bc)
     CLOF_INLINE bool clof_##N##_tryacquire_with_(                              \
         clof_##N##_t *l, clof_##N##_ctx_t *c,                                  \
         bool (*try_inner)(clof_##B##_t *, clof_##B##_ctx_t *))                 \
-    {                                                                          \
-        c->counted = 0;                                                        \
-        if (!try_inner(BASE(l), &c->base))                                     \
-            return false;                                                      \
-        clof_cr_streak_reset_(); /* found free (the saturation signal) */      \
-        return true;                                                           \
-    }                                                                          \
+    { c->counted = 0; return try_inner(BASE(l), &c->base); }                   \
     CLOF_INLINE bool clof_##N##_tryacquire(clof_##N##_t *l, clof_##N##_ctx_t *c) \
     { return clof_##N##_tryacquire_with_(l, c, clof_##B##_tryacquire); }       \
     CLOF_INLINE bool clof_##N##_release_needs_layer_(clof_##N##_t *l, clof_##N##_ctx_t *c) \

@@ -54,16 +54,6 @@
  *           is printed, not checked); `lazy` checks the
  *           other side: with a signal at every contended wait the set
  *           never grows by quiet releases
- *   streak  the saturation signal (cr.h clof_cr_saturated_), two threads:
- *           first the rule by hand -- CLOF_CR_STREAK - 1 contended
- *           acquisitions in a row give no signal, the next one does and
- *           starts over, and an acquisition or a tryacquire that finds the
- *           lock free starts the count over; then on the lock, open, with
- *           only this signal (no waiting-policy signal): a second thread
- *           holds the lock and releases it only once the first is queued
- *           in the inner lock, so every acquisition of the first is
- *           contended; the lock must stay open for CLOF_CR_STREAK - 1 of
- *           them and limit at the next
  *   (mutex, bound, flat and idle run the restriction from the start:
  *   CLOF_CR_LAZY 0, the protocol itself)
  * LOCK: mcs, ticket, tas, clh, mcs_tkt (a 2-level CLoF composition).
@@ -81,8 +71,6 @@
 
 #include <stdint.h>
 
-/* a short streak for the `streak` test */
-#define CLOF_CR_STREAK 8u
 /* the active-set size, set by the test (the layer asks CLOF_CR_CPUS()) */
 static uint32_t g_active = 1;
 #define CLOF_CR_CPUS() g_active
@@ -106,8 +94,7 @@ static void on_head(struct clof_cr *s, int bypassed);
 #define CLOF_CR_ON_HEAD(s, bypassed) on_head(s, bypassed)
 #define CLOF_CR_ADMIT_EVERY 64u
 /* lazy restriction: chosen per test; the crowding signal: 0 the waiting
- * policy's, 1 never, 2 always, 3 the saturation streak only; the calm
- * releases before opening */
+ * policy's, 1 never, 2 always; the calm releases before opening */
 static uint32_t g_lazy, g_crowd;
 static uint64_t g_limits, g_opens, g_grows;
 #define CLOF_CR_LAZY g_lazy
@@ -115,8 +102,7 @@ static uint64_t g_limits, g_opens, g_grows;
 #define CLOF_CR_GROW 16u
 #define CLOF_CR_ON_GROW(s) ((void)(s), (void)__atomic_add_fetch(&g_grows, 1, __ATOMIC_RELAXED))
 #define CLOF_CR_CROWDED(s, g)                                                  \
-    ((void)(s), g_crowd == 0 ? clof_cr_signalled_(g)                           \
-                : g_crowd == 3 ? (g).saturated : g_crowd == 2)
+    ((void)(s), g_crowd == 0 ? clof_cr_signalled_(g) : g_crowd == 2)
 #define CLOF_CR_ON_LIMIT(s, on)                                                \
     ((void)(s), (void)__atomic_add_fetch((on) ? &g_limits : &g_opens, 1,       \
                                          __ATOMIC_RELAXED))
@@ -500,72 +486,10 @@ static void test_lazy(const char *test, int n)
            (unsigned long long)g_passive_entries, (unsigned long long)g_grows);
 }
 
-/* The saturation signal (test `streak`): the rule, then on the lock. */
-static uint32_t g_turn, g_held; /* streak_holder's round; it holds the lock */
-static void *streak_holder(void *arg)
-{
-    ctx_t *c = arg;
-    for (uint32_t r = 1; r <= CLOF_CR_STREAK; r++) {
-        while (__atomic_load_n(&g_turn, __ATOMIC_ACQUIRE) != r)
-            clof_be_yield();
-        lock_acquire(c);
-        __atomic_store_n(&g_held, r, __ATOMIC_RELEASE);
-        /* release only once the other thread is queued in the inner lock */
-        while (!clof_cr_mcs_has_waiters(&g_mcs, &c->mcs))
-            clof_be_yield();
-        lock_release(c);
-    }
-    return NULL;
-}
-
-static void test_streak(void)
-{
-#if CLOF_WAIT_CAN_PARK
-    for (uint32_t i = 0; i + 1 < CLOF_CR_STREAK; i++)
-        CHECK(!clof_cr_saturated_(), "streak: a signal after %u contended acquisitions", i + 1);
-    CHECK(clof_cr_saturated_(), "streak: no signal after %u contended acquisitions",
-          CLOF_CR_STREAK);
-    CHECK(!clof_cr_saturated_(), "streak: the count did not start over after a signal");
-    lock_acquire(&g_ctx[0]); /* free: starts the count over */
-    lock_release(&g_ctx[0]);
-    for (uint32_t i = 0; i + 1 < CLOF_CR_STREAK; i++)
-        CHECK(!clof_cr_saturated_(), "streak: an acquisition that found the lock free "
-              "did not start the count over");
-    CHECK(lock_try(&g_ctx[0]), "streak: tryacquire of a free lock failed");
-    lock_release(&g_ctx[0]);
-    for (uint32_t i = 0; i + 1 < CLOF_CR_STREAK; i++)
-        CHECK(!clof_cr_saturated_(), "streak: a tryacquire that found the lock free "
-              "did not start the count over");
-    lock_acquire(&g_ctx[0]);
-    lock_release(&g_ctx[0]);
-    /* on the lock: every acquisition of this thread contended */
-    g_lazy = 1;
-    g_crowd = 3;
-    pthread_t t;
-    CHECK(pthread_create(&t, NULL, streak_holder, &g_ctx[1]) == 0, "pthread_create");
-    for (uint32_t r = 1; r <= CLOF_CR_STREAK; r++) {
-        __atomic_store_n(&g_turn, r, __ATOMIC_RELEASE);
-        while (__atomic_load_n(&g_held, __ATOMIC_ACQUIRE) != r)
-            clof_be_yield();
-        lock_acquire(&g_ctx[0]);
-        uint32_t limiting = clof_atomic32_read(&g_cr->limiting);
-        lock_release(&g_ctx[0]);
-        CHECK(r == CLOF_CR_STREAK ? limiting == 1 : limiting == 0,
-              "%s: after %u contended acquisitions in a row the lock is %s", g_lock, r,
-              limiting ? "limiting" : "open");
-    }
-    pthread_join(t, NULL);
-    printf("%s streak: open for %u contended acquisitions, limiting at the next\n", g_lock,
-           CLOF_CR_STREAK - 1);
-#else
-    printf("%s streak: no saturation signal under this waiting policy\n", g_lock);
-#endif
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: test_cr mutex|bound|flat|idle|late|open|lazy|calm|grow|streak LOCK T [ACTIVE [ITERS]]\n");
+        fprintf(stderr, "usage: test_cr mutex|bound|flat|idle|late|open|lazy|calm|grow LOCK T [ACTIVE [ITERS]]\n");
         return 2;
     }
     const char *test = argv[1];
@@ -588,10 +512,6 @@ int main(int argc, char **argv)
         clof_cr_released_(g_cr, 1, 1); /* a destroyed lock's counted release */
         CHECK((int32_t)clof_atomic32_read(&g_cr->active) == -1, "late: active is not -1");
         test_idle(n, 1);
-    }
-    else if (!strcmp(test, "streak")) {
-        CHECK(g_kind == L_MCS, "streak: the test reads MCS's has_waiters (LOCK mcs)");
-        test_streak();
     }
     else if (!strcmp(test, "open") || !strcmp(test, "lazy") || !strcmp(test, "calm") ||
              !strcmp(test, "grow")) {
