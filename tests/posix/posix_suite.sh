@@ -177,6 +177,19 @@ run_one() {
   printf '%s %s %.1f\n' "$t" "$res" "$(echo "$t1 - $t0" | bc)"
 }
 
+# The tests (stdin) longest first, by the seconds of an earlier run: the
+# setting's own (OUT/res/SETTING) or else its baseline's; tests that run
+# lacks come first, in list order; with neither run, the list's order.  Most
+# of the suite's time is sleep, and xargs -P starts the tests in this order:
+# a 15 s test started last would run alone at the end.
+longest_first() {
+  local ref="$out/res/${1//[:\/]/_}" bs
+  if [ ! -f "$ref" ]; then bs=$(baseline_of "$1"); ref="$out/res/${bs//[:\/]/_}"; fi
+  if [ ! -f "$ref" ]; then cat; return; fi
+  awk 'NR == FNR { t[$1] = $3; next } { print (($0 in t) ? t[$0] : 1e9), FNR, $0 }' "$ref" - |
+    sort -k1,1gr -k2,2n | cut -d' ' -f3-
+}
+
 cmd_run() {
   out=$(cd "$1" && pwd) || exit 2
   local lib setting=$3 jobs=${POSIX_JOBS:-2}
@@ -186,7 +199,8 @@ cmd_run() {
   [ -f "$out/list" ] || { echo "posix_suite.sh: $out/list missing (posix_suite.sh build first)" >&2; exit 2; }
   setting_env "$setting" >/dev/null || exit 2
   local tests
-  if [ $# -gt 0 ]; then tests=$(printf '%s\n' "$@"); else tests=$(setting_tests "$setting"); fi
+  if [ $# -gt 0 ]; then tests=$(printf '%s\n' "$@")
+  else tests=$(setting_tests "$setting" | longest_first "$setting"); fi
   mkdir -p "$out/res"
   local res="$out/res/${setting//[:\/]/_}"
   export out LIMIT STRESS topo_asl EMU
