@@ -229,21 +229,20 @@ cmd_check() {
   base="$out/res/${bs//[:\/]/_}"
   [ -f "$base" ] || { echo "posix_suite.sh: $base missing (the $bs run first)" >&2; exit 2; }
   # the library must be there and run the setting's lock: one program with
-  # CLOF_STATS=1, whose line at exit names the lock and counts acquisitions
+  # CLOF_STATS=1, whose line at exit names the lock and counts acquisitions;
+  # it runs beside the setting's tests (it takes 4-8 s, most of it sleep),
+  # and the check fails on its line before it looks at their results
   local probe want env
   case $setting in
     rw-central|rw:*|bravo:*|wpref:*) probe=pthread_rwlock_rdlock__1-1 want="rwlock=${setting#wpref:} rdlocks=[1-9]" ;;
     *) probe=pthread_mutex_lock__1-1 want="lock=${setting//clof:/} locks_replaced=[0-9]* acquisitions=[1-9]" ;;
   esac
   env=$(setting_env "$setting") || exit 2
+  local said probe_out="$out/log/probe.${setting//[:\/]/_}.out" probe_pid
   # shellcheck disable=SC2086
-  local said
-  said=$(cd "$out/log" && env $env CLOF_STATS=1 LD_PRELOAD="$(preload_of "$lib" "$setting")" \
-         timeout 60 "$out/bin/$probe" 2>&1)
-  if ! grep -q -- "clof-preload\[[0-9]*\]: $want" <<<"$said"; then
-    echo "FAIL: $probe with CLOF_STATS=1 under $setting printed no line '$want': is $lib loaded, does it run $setting?"
-    exit 1
-  fi
+  (cd "$out/log" && env $env CLOF_STATS=1 LD_PRELOAD="$(preload_of "$lib" "$setting")" \
+     timeout 60 "$out/bin/$probe" >"$probe_out" 2>&1) &
+  probe_pid=$!
   # POSIX_HELD_ONLY=1 (ctest): only the tests that PASS under the baseline,
   # the ones the check judges; the others would only be listed (`all` runs
   # them, for the table)
@@ -253,6 +252,12 @@ cmd_check() {
       awk 'NR == FNR { if ($2 == "PASS") p[$1] = 1; next } ($0 in p)' "$base" -)
   fi
   cmd_run "$out" "$lib" "$setting" "$@" "${held_tests[@]}" >/dev/null
+  wait "$probe_pid"
+  said=$(cat "$probe_out")
+  if ! grep -q -- "clof-preload\[[0-9]*\]: $want" <<<"$said"; then
+    echo "FAIL: $probe with CLOF_STATS=1 under $setting printed no line '$want': is $lib loaded, does it run $setting?"
+    exit 1
+  fi
   local bad=0 flaky=0 n=0 pass=0 held=0 t r b
   while read -r t r _; do
     n=$((n + 1))
