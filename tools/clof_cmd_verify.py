@@ -6,6 +6,8 @@
     clof verify --selftest [--markdown]  the checker's own litmus suite and
                                       the litmus catalogue
     clof verify --mutate [--lock NAME]... [--model M] [--markdown]
+    clof verify --mutate --sites ...  the weakenings --mutate would check,
+                                      unchecked
     clof verify --optimize LOCK       the weakest orders that verify together
     clof verify --bug NAME            a named memory-order bug (must be caught)
     clof verify --list                the checked locks and the named bugs

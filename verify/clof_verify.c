@@ -9,6 +9,8 @@
  *               [--check-expected] [-v]
  *   clof-verify --selftest [--model ...]      the checker checks itself
  *   clof-verify --mutate [--lock NAME]... [--model ...]   weaken each order
+ *   clof-verify --mutate --sites ...          only list the orders --mutate
+ *                                             would weaken (no checks)
  *   clof-verify --optimize LOCK               the weakest orders that verify
  *                                             together (C11, every client,
  *                                             park mode too)
@@ -70,7 +72,7 @@ static void usage(FILE *o)
             "usage: %s [--lock NAME | --client PAT]... [--model sc|tso|c11|all]\n"
             "           [--quick | --full | --bound K] [--max-execs N] [--time-limit S]\n"
             "           [--markdown] [--check-expected] [--no-dpor] [-v]\n"
-            "       %s --mutate [--lock NAME | --client PAT]... [--model M]\n"
+            "       %s --mutate [--sites] [--lock NAME | --client PAT]... [--model M]\n"
             "       %s --selftest [--model M] [--markdown]\n"
             "       %s --optimize CLIENT [--full] [-v]\n"
             "       %s --bug NAME [--model M]\n"
@@ -100,6 +102,9 @@ static void usage(FILE *o)
           "  -v                print each execution's verdict as it runs\n"
           "  --mutate          weaken each memory order in turn; report the ones a\n"
           "                    client catches and the ones no client needs\n"
+          "  --sites           with --mutate: list the accesses and weakenings it\n"
+          "                    would check (after one check of the unmutated\n"
+          "                    client), without checking them\n"
           "  --selftest        the checker's own litmus suite\n"
           "  --optimize CLIENT the weakest orders that still verify together\n"
           "  --bug NAME        a named memory-order bug (must be caught)\n"
@@ -663,6 +668,29 @@ static int mutate(const vc_client_t *c, int model, const opts_t *o,
     fclose(sink);
     *caught_out += caught;
     *safe_out += safe;
+    return 0;
+}
+
+/* --mutate --sites: the groups mutate() would weaken and the weakenings it
+ * would try first, without checking them (1 if the unmutated client fails) */
+static int list_sites(const vc_client_t *c, int model, const opts_t *o,
+                      int *nsites_out)
+{
+    FILE *sink = fopen("/dev/null", "w");
+    int ng = collect_groups(c, model, o, sink, false);
+    fclose(sink);
+    if (ng < 0)
+        return 1;
+    for (int j = 0; j < ng; j++) {
+        int w = weaken(groups[j].kind, groups[j].mo);
+        if (w < 0)
+            continue;
+        printf("  %-10s %-4s %-44s %-9s %-7s -> %s\n", c->name,
+               vc_model_name(model), groups[j].where,
+               vc_kind_name(groups[j].kind), vc_mo_name(groups[j].mo),
+               w == VC_NOMO ? "removed" : vc_mo_name(w));
+        (*nsites_out)++;
+    }
     return 0;
 }
 
@@ -1318,6 +1346,7 @@ int main(int argc, char **argv)
     int mmask = 7;
     opts_t o = {-2, false, 0, 0, 0, false, false};
     bool do_self = false, do_list = false, do_mut = false, check_exp = false;
+    bool sites_only = false;
     const char *opt_lock = NULL;
     const char *bug = NULL;
     const char *chk_file = NULL, *chk_clients = "";
@@ -1372,6 +1401,8 @@ int main(int argc, char **argv)
             do_self = true;
         } else if (!strcmp(a, "--mutate")) {
             do_mut = true;
+        } else if (!strcmp(a, "--sites")) {
+            sites_only = true;
         } else if (!strcmp(a, "--optimize")) {
             NEED();
             opt_lock = v;
@@ -1457,6 +1488,21 @@ int main(int argc, char **argv)
             if (!*all[i]->expect)
                 run[nrun++] = all[i];
 
+    if (sites_only && !do_mut) {
+        fprintf(stderr, "%s: --sites goes with --mutate\n", prog_name());
+        return 2;
+    }
+    if (do_mut && sites_only) {
+        int n = 0, worst = 0;
+        for (int k = 0; k < nrun; k++)
+            for (int m = 0; m < 3; m++)
+                if ((mmask & (1 << m)) && list_sites(run[k], m, &o, &n))
+                    worst = 1;
+        printf("mutation sites: %d weakenings to check (--sites: none checked)\n", n);
+        /* an empty list (or an unmutated client that fails) is a failure,
+         * as --mutate's run that catches nothing is */
+        return worst || n == 0 ? 1 : 0;
+    }
     if (do_mut) {
         int caught = 0, safe = 0;
         if (o.markdown) {

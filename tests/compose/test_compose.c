@@ -24,7 +24,8 @@
  *              phantom ownership) and the lock is free at the end
  *   swapped    (built with the release order swapped) a stress run that
  *              must be caught: it reports a broken invariant, a lost update
- *              or a hang (watchdog) and exits non-zero
+ *              or a hang (no critical section for 5 s, or the watchdog)
+ *              and exits non-zero
  */
 #define _GNU_SOURCE
 static __thread unsigned tl_taken; /* levels the last acquire had to take */
@@ -323,6 +324,29 @@ static int g_holding;         /* the holder of phase 1 is inside */
     }
 ABORTABLE(TIMED_FUNCS)
 
+/* swapped: the run hangs with every thread parked within milliseconds (no
+ * cpu used after that); a hang is declared when no critical section has
+ * completed for 5 s (the watchdog's 30 s still bound the run).  The count
+ * of critical sections is only compared, so a stale read costs a second. */
+#define PROGRESS_STALL_S 5
+static void *progress_watch(void *arg)
+{
+    (void)arg;
+    uint64_t last = 0;
+    for (int still = 0;;) {
+        sleep(1);
+        uint64_t now = __atomic_load_n(&g_data[0].v, __ATOMIC_RELAXED);
+        still = now == last ? still + 1 : 0;
+        last = now;
+        if (still == PROGRESS_STALL_S) {
+            fprintf(stderr, "FAIL: no critical section completed in %d s (hang)\n",
+                    PROGRESS_STALL_S);
+            _exit(3);
+        }
+    }
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 5) {
@@ -359,6 +383,11 @@ int main(int argc, char **argv)
     if (local)
         g_trace = calloc((size_t)g_threads * g_iters, sizeof *g_trace);
     clof_test_watchdog(!strcmp(g_test, "swapped") ? 30 : 150, 3, NULL);
+    if (!strcmp(g_test, "swapped")) {
+        pthread_t w;
+        if (pthread_create(&w, NULL, progress_watch, NULL) == 0)
+            pthread_detach(w);
+    }
     int rc = -1;
 #define RUN(N)                                                                 \
     if (!strcmp(g_lock, #N))                                                   \
