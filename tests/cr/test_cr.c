@@ -54,6 +54,13 @@
  *           is printed, not checked); `lazy` checks the
  *           other side: with a signal at every contended wait the set
  *           never grows by quiet releases
+ *   barge   barging while open (cr.h clof_cr_barge_), two threads, the
+ *           lock open and never crowded: a thread W acquires while H holds
+ *           the lock.  With polls enough to outlast H, W must not queue in
+ *           the inner lock (H sees no waiter for 50 ms), and must take the
+ *           lock uncounted once H releases; with one poll, W must queue
+ *           (H sees it waiting) and be handed the lock.  Mutual exclusion
+ *           is checked by a flag in both critical sections.
  *   (mutex, bound, flat and idle run the restriction from the start:
  *   CLOF_CR_LAZY 0, the protocol itself)
  * LOCK: mcs, ticket, tas, clh, mcs_tkt (a 2-level CLoF composition).
@@ -71,6 +78,9 @@
 
 #include <stdint.h>
 
+/* barging's polls, set by the `barge` test (cr.h clof_cr_barge_) */
+static uint32_t g_barge_polls = 32;
+#define CLOF_CR_BARGE_POLLS g_barge_polls
 /* the active-set size, set by the test (the layer asks CLOF_CR_CPUS()) */
 static uint32_t g_active = 1;
 #define CLOF_CR_CPUS() g_active
@@ -486,10 +496,71 @@ static void test_lazy(const char *test, int n)
            (unsigned long long)g_passive_entries, (unsigned long long)g_grows);
 }
 
+/* Barging while open (test `barge`). */
+static uint32_t g_w_in, g_w_done, g_in_cs;
+static void *barge_waiter(void *arg)
+{
+    ctx_t *c = arg;
+    __atomic_store_n(&g_w_in, 1, __ATOMIC_RELEASE);
+    lock_acquire(c);
+    CHECK(__atomic_exchange_n(&g_in_cs, 1, __ATOMIC_ACQ_REL) == 0,
+          "barge: two threads in the critical section");
+    CHECK(c->mcs.counted == 0, "barge: an open lock counted an acquisition");
+    __atomic_store_n(&g_in_cs, 0, __ATOMIC_RELEASE);
+    lock_release(c);
+    __atomic_store_n(&g_w_done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+/* One round: H (this thread) holds the lock while W acquires; true when W
+ * queued in the inner lock within `ms` milliseconds. */
+static bool barge_round(uint32_t polls, int ms)
+{
+    g_barge_polls = polls;
+    __atomic_store_n(&g_w_in, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&g_w_done, 0, __ATOMIC_RELAXED);
+    ctx_t *h = &g_ctx[0];
+    lock_acquire(h);
+    __atomic_store_n(&g_in_cs, 1, __ATOMIC_RELEASE);
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, barge_waiter, &g_ctx[1]) == 0, "pthread_create");
+    while (!__atomic_load_n(&g_w_in, __ATOMIC_ACQUIRE))
+        clof_be_yield();
+    bool queued = false;
+    for (int i = 0; i < ms && !queued; i++) {
+        struct timespec d = {0, 1000000};
+        nanosleep(&d, NULL);
+        queued = clof_cr_mcs_has_waiters(&g_mcs, &h->mcs);
+    }
+    __atomic_store_n(&g_in_cs, 0, __ATOMIC_RELEASE);
+    lock_release(h);
+    pthread_join(t, NULL);
+    CHECK(__atomic_load_n(&g_w_done, __ATOMIC_ACQUIRE), "barge: the waiter did not finish");
+    return queued;
+}
+
+static void test_barge(void)
+{
+#if defined(CLOF_BE_HAS_CPU_COUNT)
+    g_lazy = 1;
+    g_crowd = 1; /* open, and it stays open */
+    CHECK(!barge_round(UINT32_MAX, 50),
+          "%s: a waiter of an open lock queued while it had polls left", g_lock);
+    CHECK(barge_round(1, 10000),
+          "%s: a waiter with one poll did not queue in 10 s", g_lock);
+    CHECK(clof_atomic32_read(&g_cr->limiting) == 0 && g_passive_entries == 0,
+          "%s: the lock limited", g_lock);
+    printf("%s barge: took the lock without queueing while polling, queued after its polls\n",
+           g_lock);
+#else
+    printf("%s barge: no barging on this backend\n", g_lock);
+#endif
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: test_cr mutex|bound|flat|idle|late|open|lazy|calm|grow LOCK T [ACTIVE [ITERS]]\n");
+        fprintf(stderr, "usage: test_cr mutex|bound|flat|idle|late|open|lazy|calm|grow|barge LOCK T [ACTIVE [ITERS]]\n");
         return 2;
     }
     const char *test = argv[1];
@@ -512,6 +583,10 @@ int main(int argc, char **argv)
         clof_cr_released_(g_cr, 1, 1); /* a destroyed lock's counted release */
         CHECK((int32_t)clof_atomic32_read(&g_cr->active) == -1, "late: active is not -1");
         test_idle(n, 1);
+    }
+    else if (!strcmp(test, "barge")) {
+        CHECK(g_kind == L_MCS, "barge: the test reads MCS's has_waiters (LOCK mcs)");
+        test_barge();
     }
     else if (!strcmp(test, "open") || !strcmp(test, "lazy") || !strcmp(test, "calm") ||
              !strcmp(test, "grow")) {
