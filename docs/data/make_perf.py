@@ -43,11 +43,11 @@ RUNS = {
     "callgrind_native": "callgrind-20261125-after.csv",
     "sim": "cr-grow-20261127/sim-after.jsonl",
     "cpus16": "cr-16cpu-20261127/oversub-long.jsonl",
-    # cr: on both harnesses (pl_mutexbench, pl_lockloop): A/B runs whose @b
-    # side (--lib-b) is the current library, the other side the one before
-    # the shrink-signal change (lab/peers-notebook.md)
-    "cr_two": ["peers-20261129/quiet-ab-mutexbench.jsonl",
-               "peers-20261129/quiet-ab-lockloop.jsonl"],
+    # cr: on both harnesses (pl_mutexbench, pl_lockloop): A/B runs whose
+    # --lib side is the current library, the @b side the one before
+    # barging while open (lab/peers-notebook.md)
+    "cr_two": ["peers-20261129/barge-ab-mutexbench.jsonl",
+               "peers-20261129/barge-ab-lockloop.jsonl"],
 }
 NOTEBOOK = "lab/perf-notebook.md"
 
@@ -276,16 +276,15 @@ def page():
     for rel in RUNS["cr_two"]:
         m3, v3 = read_runs([rel])
         prog3 = sorted({k[0] for k in v3})[0]
-        locks3 = sorted({k[2] for k in v3 if k[2].endswith("@b")})
+        locks3 = sorted({k[2] for k in v3 if k[2] != "glibc" and not k[2].endswith("@b")})
         ts3 = sorted({k[1] for k in v3})
         w("```sh")
-        w(quote_locks(command(m3[0]).replace("OLD/libclof-preload.so", "NEW/libclof-preload.so")))
+        w(quote_locks(command(m3[0])))
         w("```")
         w("")
-        w(f"({prog3}: {run_note(m3)}; [data](data/{rel}). An A/B run: shown is the `@b` side, "
-          "the current library; the other side, the library before its last change to "
-          "how the active set is sized, is in the "
-          "[peers notebook](lab/peers-notebook.md#2026-11-29-the-shrink-signal-change-on-a-quiet-machine-kept).)")
+        w(f"({prog3}: {run_note(m3)}; [data](data/{rel}). An A/B run: the `@b` side, "
+          "the library before barging while open, is in the "
+          "[peers notebook](lab/peers-notebook.md#2026-11-29-barging-while-open-kept).)")
         w("")
         w("| lock / glibc | " + " | ".join(f"T = {t}" for t in ts3) + " |")
         w("|---|" + "---|" * len(ts3))
@@ -299,18 +298,21 @@ def page():
                 iv = summarize.median_interval(r, 0.9)
                 m = statistics.median(r)
                 cells.append(f"{m:.2f} [{iv[0]:.2f}-{iv[1]:.2f}]" if iv else f"{m:.2f}")
-            w(f"| `{l[:-2]}` | " + " | ".join(cells) + " |")
+            w(f"| `{l}` | " + " | ".join(cells) + " |")
         w("")
         two[prog3] = {t: [median_ratio(v3, prog3, t, l, "glibc") for l in locks3] for t in ts3}
     ll, mb = two["pl_lockloop"], two["pl_mutexbench"]
-    hi = [x for t in ll if t > 2 for x in ll[t]]
-    w(f"On `pl_lockloop` the medians are {min(hi):.2f}-{max(hi):.2f}x glibc at T = 4..16 and")
-    w(f"{min(ll[2]):.2f}-{max(ll[2]):.2f}x at T = 2: with a cpu per thread no wait yields or")
-    w("parks, the layer stays open, and the FIFO lock hands over at every acquisition")
-    w("where glibc's releaser keeps its lock ([cr.md](cr.md#not-done)). On")
+    llv = [x for t in ll for x in ll[t]]
+    w(f"On `pl_lockloop` the medians are {min(llv):.2f}-{max(llv):.2f}x glibc at T = 2..16:")
+    w("at T = 2 the layer is open (no wait yields or parks), and a waiter polls the")
+    w("inner lock before it queues, so a releaser that comes back at once takes its")
+    w("lock again, as glibc's does ([cr.md](cr.md#barging-while-open)). On")
     mbv = [x for t in mb for x in mb[t]]
-    w(f"`pl_mutexbench` the medians are {min(mbv):.2f}-{max(mbv):.2f}x, and most intervals")
-    w("span 0.5-2: this VM does not resolve them.")
+    mb_locks = sorted({k[2] for k in read_runs([RUNS["cr_two"][0]])[1]
+                       if k[2] != "glibc" and not k[2].endswith("@b")})
+    low = [f"`{l}` at T = {t}" for t in sorted(mb) for l, x in zip(mb_locks, mb[t]) if x < 0.8]
+    w(f"`pl_mutexbench` the medians are {min(mbv):.2f}-{max(mbv):.2f}x; below 0.8 at the median: "
+      + (", ".join(low) if low else "none") + ". Most intervals there span 0.5-2 on this VM.")
     w("")
 
     # 2. real programs, pooled

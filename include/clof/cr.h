@@ -14,7 +14,9 @@
  *   acquire:  1. the inner lock's tryacquire: a free lock is taken at once
  *               (the uncontended path: the inner lock's plus a store);
  *             2. else, while the lock is *open* (not `limiting`, below),
- *               wait in the inner lock uncounted, as the plain lock does;
+ *               retry the tryacquire a few times (barging while open,
+ *               clof_cr_barge_), then wait in the inner lock uncounted,
+ *               as the plain lock does;
  *               if that wait could not keep a cpu (the shrink signal
  *               below), the lock starts `limiting`;
  *             3. else (limiting), if fewer than `cap` threads are admitted
