@@ -46,7 +46,7 @@ RUNS = {
     # cr: on both harnesses (pl_mutexbench, pl_lockloop): A/B runs whose
     # --lib side is the current library, the @b side the one before
     # barging while open (lab/peers-notebook.md)
-    "cr_two": ["peers-20261129/barge-ab-mutexbench.jsonl",
+    "cr_two": ["peers-20261129/cr-mutexbench-12.jsonl",
                "peers-20261129/barge-ab-lockloop.jsonl"],
 }
 NOTEBOOK = "lab/perf-notebook.md"
@@ -282,9 +282,10 @@ def page():
         w(quote_locks(command(m3[0])))
         w("```")
         w("")
-        w(f"({prog3}: {run_note(m3)}; [data](data/{rel}). An A/B run: the `@b` side, "
-          "the library before barging while open, is in the "
-          "[peers notebook](lab/peers-notebook.md#2026-11-29-barging-while-open-kept).)")
+        ab = (" An A/B run: the `@b` side, the library before barging while open, is in the "
+              "[peers notebook](lab/peers-notebook.md#2026-11-29-barging-while-open-kept)."
+              if "--lib-b" in m3[0].get("cmdline", "") else "")
+        w(f"({prog3}: {run_note(m3)}; [data](data/{rel}).{ab})")
         w("")
         w("| lock / glibc | " + " | ".join(f"T = {t}" for t in ts3) + " |")
         w("|---|" + "---|" * len(ts3))
