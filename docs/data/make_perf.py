@@ -120,6 +120,17 @@ def ratio_table(vals, prog, locks, ts, den="glibc"):
     return out
 
 
+def median_ci(vals, prog, t, num, den="glibc"):
+    """(cell text "median [lo-hi]", median, interval or None) of the
+    per-repeat ratios num / den, or ("-", None, None) without data."""
+    r = summarize.repeat_ratios(vals, prog, t, num, den)
+    if not r:
+        return "-", None, None
+    m = statistics.median(r)
+    iv = summarize.median_interval(r, 0.9)
+    return (f"{m:.2f} [{iv[0]:.2f}-{iv[1]:.2f}]" if iv else f"{m:.2f}"), m, iv
+
+
 def run_note(metas, repeats_word="repeats"):
     m = metas[0]
     return (f"{date(m)}, {machine(m)}, {m.get('repeats', '?')} interleaved {repeats_word} "
@@ -290,28 +301,17 @@ def page():
         w("| lock / glibc | " + " | ".join(f"T = {t}" for t in ts3) + " |")
         w("|---|" + "---|" * len(ts3))
         for l in locks3:
-            cells = []
-            for t in ts3:
-                r = summarize.repeat_ratios(v3, prog3, t, l, "glibc")
-                if not r:
-                    cells.append("-")
-                    continue
-                iv = summarize.median_interval(r, 0.9)
-                m = statistics.median(r)
-                cells.append(f"{m:.2f} [{iv[0]:.2f}-{iv[1]:.2f}]" if iv else f"{m:.2f}")
-            w(f"| `{l}` | " + " | ".join(cells) + " |")
+            w(f"| `{l}` | " + " | ".join(median_ci(v3, prog3, t, l)[0] for t in ts3) + " |")
         w("")
-        two[prog3] = {t: [median_ratio(v3, prog3, t, l, "glibc") for l in locks3] for t in ts3}
+        two[prog3] = {(t, l): median_ratio(v3, prog3, t, l, "glibc") for t in ts3 for l in locks3}
     ll, mb = two["pl_lockloop"], two["pl_mutexbench"]
-    llv = [x for t in ll for x in ll[t]]
+    llv = list(ll.values())
     w(f"On `pl_lockloop` the medians are {min(llv):.2f}-{max(llv):.2f}x glibc at T = 2..16:")
     w("at T = 2 the layer is open (no wait yields or parks), and a waiter polls the")
     w("inner lock before it queues, so a releaser that comes back at once takes its")
     w("lock again, as glibc's does ([cr.md](cr.md#barging-while-open)). On")
-    mbv = [x for t in mb for x in mb[t]]
-    mb_locks = sorted({k[2] for k in read_runs([RUNS["cr_two"][0]])[1]
-                       if k[2] != "glibc" and not k[2].endswith("@b")})
-    low = [f"`{l}` at T = {t}" for t in sorted(mb) for l, x in zip(mb_locks, mb[t]) if x < 0.8]
+    mbv = list(mb.values())
+    low = [f"`{l}` at T = {t}" for (t, l), x in sorted(mb.items()) if x < 0.8]
     w(f"`pl_mutexbench` the medians are {min(mbv):.2f}-{max(mbv):.2f}x; below 0.8 at the median: "
       + (", ".join(low) if low else "none") + ". Most intervals there span 0.5-2 on this VM.")
     w("")
@@ -347,18 +347,12 @@ def page():
         for p in progs:
             parts = []
             for t in tsa:
-                r = summarize.repeat_ratios(pv, p, t, l, "glibc")
-                if not r:
-                    parts.append("-")
-                    continue
-                m = statistics.median(r)
-                iv = summarize.median_interval(r, 0.9)
-                meds.append(m)
+                text, m, iv = median_ci(pv, p, t, l)
+                parts.append(text)
+                if m is not None:
+                    meds.append(m)
                 if iv:
                     lows.append(iv[0])
-                    parts.append(f"{m:.2f} [{iv[0]:.2f}-{iv[1]:.2f}]")
-                else:
-                    parts.append(f"{m:.2f}")
             cells.append(" / ".join(parts))
         w(f"| `{l}` | " + " | ".join(cells) + " |")
     w("")
