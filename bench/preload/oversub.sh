@@ -14,7 +14,14 @@
 # usage: bench/preload/oversub.sh [--bin DIR] [--lib FILE] [--threads "2 4 8 16"]
 #          [--repeats 5] [--duration 1] [--cs-lines 2] [--non-cs 100]
 #          [--locks "tas ttas .."] [--seed 1] [--out FILE] [--lib-b FILE]
-#          [--driver pl_mutexbench|pl_lockloop] [--iters N]
+#          [--driver pl_mutexbench|pl_lockloop] [--iters N] [--spin-per-ns X]
+# The work outside the critical section is the same in every run of a
+# series: pl_mutexbench's loop rate is measured once, before the first run
+# (the median of 5 measurements, pl_mutexbench --calibrate; in the record's
+# meta line as spin_per_ns), and every run is given it; --spin-per-ns X
+# gives it instead (to repeat a series with the work of another).  Measured
+# in each run instead, the rate moved 1.3-3.0 iterations/ns between runs a
+# second apart on a 2-vCPU VM, and the work outside with it.
 # --driver pl_lockloop: the second harness instead (bench/preload/pl_lockloop.c:
 # a fixed number of pairs per thread, --iters N, default 100000; nothing
 # outside the critical section, so --non-cs does not apply; the value is
@@ -27,7 +34,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cmdline="$0"; for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
 threads="2 4 8 16"; repeats=5; duration=1; cs=2; noncs=100; seed=1; out=""; libb=""
-driver=pl_mutexbench; iters=100000
+driver=pl_mutexbench; iters=100000; rate=""
 locks="tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -42,6 +49,7 @@ while [ $# -gt 0 ]; do
     --locks) locks="$2"; shift 2 ;;
     --driver) driver="$2"; shift 2 ;;
     --iters) iters="$2"; shift 2 ;;
+    --spin-per-ns) rate="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
@@ -63,19 +71,28 @@ fi
 case " $locks " in
   *@b\ *) [ -n "$libb" ] || { echo "oversub.sh: a lock NAME@b needs --lib-b FILE" >&2; exit 2; } ;;
 esac
+if [ "$driver" = pl_mutexbench ]; then
+  if [ -n "$rate" ]; then
+    "$drv" --spin-per-ns "$rate" --calibrate >/dev/null 2>&1 || { echo "oversub.sh: --spin-per-ns $rate: expected a positive number" >&2; exit 2; }
+  else
+    rate="$(for _ in 1 2 3 4 5; do "$drv" --calibrate; done | sort -g | sed -n 3p)"
+    [ -n "$rate" ] || { echo "oversub.sh: $drv --calibrate printed nothing" >&2; exit 2; }
+  fi
+fi
 stamp="$(date +%Y%m%d-%H%M%S)"
 [ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/preload-oversub-$stamp.jsonl"; }
 all="glibc $locks"
 machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version 2>&1 | awk 'NR == 1 { print $NF }') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
-python3 - "$cmdline" "$machine" "$threads" "$repeats" "$duration" "$cs" "$noncs" "$seed" "$lib" "$libb" "$driver" "$iters" >"$out" <<'EOF'
+python3 - "$cmdline" "$machine" "$threads" "$repeats" "$duration" "$cs" "$noncs" "$seed" "$lib" "$libb" "$driver" "$iters" "$rate" >"$out" <<'EOF'
 import json, sys, time
-c, m, t, r, d, cs, n, s, lib, libb, drv, it = sys.argv[1:]
+c, m, t, r, d, cs, n, s, lib, libb, drv, it, rate = sys.argv[1:]
 print(json.dumps({"type": "meta", "driver": "bench/preload/oversub.sh", "cmdline": c,
                   "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": m,
                   "threads": [int(x) for x in t.split()], "repeats": int(r),
                   "duration_s": float(d), "cs_lines": int(cs), "non_cs_ns": int(n), "seed": int(s),
                   "units": {drv: "lock+unlock/s"}, "reference": "glibc",
                   **({"iters_per_thread": int(it)} if drv == "pl_lockloop" else {}),
+                  **({"spin_per_ns": float(rate)} if rate else {}),
                   "lib": lib, **({"lib_b": libb} if libb else {})}))
 EOF
 order() {
@@ -96,7 +113,7 @@ for r in $(seq 1 "$repeats"); do
       if [ "$driver" = pl_lockloop ]; then
         args=(--iters "$iters")
       else
-        args=(--duration "$duration" --non-cs "$noncs")
+        args=(--duration "$duration" --non-cs "$noncs" --spin-per-ns "$rate")
       fi
       res="$(timeout 120 "${pre[@]}" "$drv" --threads "$t" "${args[@]}" --cs-lines "$cs" \
                --label "repeat=$r" 2>&1)" && rc=0 || rc=$?

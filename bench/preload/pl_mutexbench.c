@@ -8,7 +8,17 @@
  * LD_PRELOAD=libclof-preload.so.  Prints one JSON object.
  *
  *   pl_mutexbench --threads T --duration S [--cs-lines K] [--non-cs NS] [--label L]
- *                 [--wait]
+ *                 [--wait] [--spin-per-ns X]
+ *   pl_mutexbench --calibrate
+ *
+ * The work outside is a loop of empty iterations, NS ns long at the rate
+ * the program measures when it starts (spin_per_ns in the record: loop
+ * iterations per ns).  That rate moves with the host from run to run (on a
+ * shared 2-vCPU VM, 1.3-3.0 per ns between runs a second apart), and each
+ * run's own measurement moves the work it then does with it.  A series of
+ * runs that compares locks gives them the same work: --calibrate prints the
+ * rate measured now (a number, nothing else) and --spin-per-ns X uses X
+ * instead of measuring (bench/preload/oversub.sh measures it once per series).
  *
  * Fairness: share_min/share_max (each thread's acquisitions over the mean)
  * and per_thread (the counts) in every record.  With
@@ -131,7 +141,10 @@ int main(int argc, char **argv)
         {"threads", required_argument, 0, 't'}, {"duration", required_argument, 0, 'd'},
         {"cs-lines", required_argument, 0, 'k'}, {"non-cs", required_argument, 0, 'n'},
         {"label", required_argument, 0, 'l'},   {"wait", no_argument, 0, 'w'},
+        {"spin-per-ns", required_argument, 0, 's'}, {"calibrate", no_argument, 0, 'c'},
         {0, 0, 0, 0}};
+    double given_rate = 0;
+    int calibrate_only = 0;
     int o;
     while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (o) {
@@ -141,9 +154,21 @@ int main(int argc, char **argv)
         case 'n': non_cs_ns = atol(optarg); break;
         case 'l': label = optarg; break;
         case 'w': time_waits = 1; break;
+        case 's': {
+            char *end;
+            given_rate = strtod(optarg, &end);
+            if (*end != '\0' || !(given_rate > 0 && given_rate < 1e6)) {
+                fprintf(stderr, "pl_mutexbench: --spin-per-ns %s: expected a positive number "
+                                "(loop iterations per ns, as --calibrate prints)\n", optarg);
+                return 2;
+            }
+            break;
+        }
+        case 'c': calibrate_only = 1; break;
         default:
-            fprintf(stderr, "usage: %s --threads T --duration S [--cs-lines K] [--non-cs NS] [--label L] [--wait]\n",
-                    argv[0]);
+            fprintf(stderr, "usage: %s --threads T --duration S [--cs-lines K] [--non-cs NS] [--label L] [--wait]\n"
+                            "           [--spin-per-ns X]\n       %s --calibrate\n",
+                    argv[0], argv[0]);
             return 2;
         }
     }
@@ -151,10 +176,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "pl_mutexbench: bad arguments\n");
         return 2;
     }
-    /* calibrate the non-critical spin */
-    double t0 = now();
-    spin(10000000);
-    spin_per_ns = 10000000 / ((now() - t0) * 1e9);
+    /* the rate of the non-critical spin: given, or measured now */
+    if (given_rate > 0) {
+        spin_per_ns = given_rate;
+    } else {
+        double t0 = now();
+        spin(10000000);
+        spin_per_ns = 10000000 / ((now() - t0) * 1e9);
+    }
+    if (calibrate_only) {
+        printf("%.4f\n", spin_per_ns);
+        return 0;
+    }
 
     clof_preload_info_fn info = (clof_preload_info_fn)dlsym(RTLD_DEFAULT, "clof_preload_info");
     const char *lockname = "glibc";
@@ -200,10 +233,10 @@ int main(int argc, char **argv)
     printf("{\"driver\":\"pl_mutexbench\",\"label\":\"%s\",\"lock\":\"%s\",\"preloaded\":%s,"
            "\"threads\":%d,\"duration_s\":%.3f,\"cs_lines\":%d,\"non_cs_ns\":%ld,\"ops\":%llu,"
            "\"ops_per_s\":%.1f,\"fairness_rstd\":%.4f,\"share_min\":%.4f,\"share_max\":%.4f,"
-           "\"cpus\":%ld,\"per_thread\":[",
+           "\"cpus\":%ld,\"spin_per_ns\":%.4f,\"per_thread\":[",
            label, lockname, preloaded ? "true" : "false", threads, elapsed, cs_lines, non_cs_ns,
            (unsigned long long)total, total / elapsed, rstd, smin, smax,
-           sysconf(_SC_NPROCESSORS_ONLN));
+           sysconf(_SC_NPROCESSORS_ONLN), spin_per_ns);
     for (int i = 0; i < threads; i++)
         printf("%s%llu", i ? "," : "", (unsigned long long)pt[i].ops);
     printf("]");
