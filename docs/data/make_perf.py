@@ -43,11 +43,9 @@ RUNS = {
     "callgrind_native": "callgrind-20261125-after.csv",
     "sim": "cr-grow-20261127/sim-after.jsonl",
     "cpus16": "cr-16cpu-20261127/oversub-long.jsonl",
-    # cr: on both harnesses (pl_mutexbench, pl_lockloop), the current
-    # library; the pl_lockloop run is an A/B whose @b side is the library
-    # before barging while open (lab/peers-notebook.md)
+    # cr: on both harnesses (pl_mutexbench, pl_lockloop), the current library
     "cr_two": ["peers-20261129/cr-mutexbench-48.jsonl",
-               "peers-20261129/barge-ab-lockloop.jsonl"],
+               "peers-20261129/cr-lockloop-16.jsonl"],
 }
 NOTEBOOK = "lab/perf-notebook.md"
 
@@ -133,8 +131,10 @@ def median_ci(vals, prog, t, num, den="glibc"):
 
 def run_note(metas, repeats_word="repeats"):
     m = metas[0]
+    each = (f"of {m['iters_per_thread']:,} pairs per thread" if "iters_per_thread" in m
+            else f"of {m.get('duration_s', '?')} s")
     return (f"{date(m)}, {machine(m)}, {m.get('repeats', '?')} interleaved {repeats_word} "
-            f"of {m.get('duration_s', '?')} s, 1-minute load average {loads(metas)} "
+            f"{each}, 1-minute load average {loads(metas)} "
             "(the benchmark's own threads count: T threads keep it near T)")
 
 
@@ -316,9 +316,15 @@ def page():
         two[prog3] = {(t, l): median_ratio(v3, prog3, t, l, "glibc") for t in ts3 for l in locks3}
         if prog3 == "pl_mutexbench":
             mbv_vals = v3
+        else:
+            ll_vals = v3
     ll, mb = two["pl_lockloop"], two["pl_mutexbench"]
     llv = list(ll.values())
-    w(f"On `pl_lockloop` the medians are {min(llv):.2f}-{max(llv):.2f}x glibc at T = 2..16:")
+    llci = [median_ci(ll_vals, "pl_lockloop", t, l)[2] for (t, l) in ll]
+    ll_above = sum(1 for iv in llci if iv and iv[0] > 1)
+    w(f"On `pl_lockloop` the medians are {min(llv):.2f}-{max(llv):.2f}x glibc at T = 2..16, "
+      + (f"and all {len(llci)} intervals lie above 1:" if ll_above == len(llci)
+         else f"and {ll_above} of {len(llci)} intervals lie above 1:"))
     w("at T = 2 the layer is open (no wait yields or parks), and a waiter polls the")
     w("inner lock before it queues, so a releaser that comes back at once takes its")
     w("lock again, as glibc's does ([cr.md](cr.md#barging-while-open)). On")
