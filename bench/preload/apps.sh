@@ -66,6 +66,9 @@ lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
 case " $locks " in
   *@b\ *) [ -n "$libb" ] || { echo "apps.sh: a lock NAME@b needs --lib-b FILE" >&2; exit 2; } ;;
 esac
+# shellcheck source=bench/preload/canon.sh
+. "$root/bench/preload/canon.sh"
+canon_locks apps.sh "$bin" "$locks"
 if [ -n "$libb" ]; then
   [ -f "$libb" ] || { echo "apps.sh: --lib-b $libb not found" >&2; exit 2; }
   libb="$(cd "$(dirname "$libb")" && pwd)/$(basename "$libb")"
@@ -129,7 +132,7 @@ run_one() { # program lock T repeat
   leveldb)
     res="$(env $pre timeout 120 "$bin/pl_leveldb_readrandom" --db "$tmp/db" --keys 100000 \
              --threads "$t" --duration "$duration" --label "repeat=$r" 2>"$tmp/err")" && rc=0 || rc=$?
-    value="$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["ops_per_s"] if d["errors"]==0 and d["lock"]==sys.argv[2] else 0)' "$res" "${l%@b}" 2>/dev/null || echo 0)"
+    value="$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["ops_per_s"] if d["errors"]==0 and d["lock"]==sys.argv[2] else 0)' "$res" "${canon[$l]}" 2>/dev/null || echo 0)"
     if [ "$rc" -eq 0 ] && [ "$value" != 0 ]; then ok=1; else err="rc=$rc $res $(tail -c 200 "$tmp/err")"; fi ;;
   kccachetest|kcgrasstest)
     local n; [ "$p" = kccachetest ] && n=$((1000000 / t)) || n=$((100000 / t))

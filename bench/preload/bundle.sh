@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { echo "usage: bench/preload/bundle.sh [--build DIR] OUTDIR" >&2; exit 2; }
 out="$1"
-drivers="pl_leveldb_readrandom pl_mc_check pl_mutexbench clof-topology"
+drivers="pl_leveldb_readrandom pl_mc_check pl_mutexbench pl_lockloop clof-topology clof-lockname"
 programs="kccachetest kcgrasstest memcached memcaslap"
 [ -f "$build/lib/libclof-preload.so" ] || { echo "bundle.sh: $build/lib/libclof-preload.so not found (build first)" >&2; exit 2; }
 for d in $drivers; do

@@ -71,6 +71,9 @@ fi
 case " $locks " in
   *@b\ *) [ -n "$libb" ] || { echo "oversub.sh: a lock NAME@b needs --lib-b FILE" >&2; exit 2; } ;;
 esac
+# shellcheck source=bench/preload/canon.sh
+. "$root/bench/preload/canon.sh"
+canon_locks oversub.sh "$bin" "$locks"
 if [ "$driver" = pl_mutexbench ]; then
   if [ -n "$rate" ]; then
     "$drv" --spin-per-ns "$rate" --calibrate >/dev/null 2>&1 || { echo "oversub.sh: --spin-per-ns $rate: expected a positive number" >&2; exit 2; }
@@ -117,16 +120,16 @@ for r in $(seq 1 "$repeats"); do
       fi
       res="$(timeout 120 "${pre[@]}" "$drv" --threads "$t" "${args[@]}" --cs-lines "$cs" \
                --label "repeat=$r" 2>&1)" && rc=0 || rc=$?
-      python3 - "$l" "$t" "$r" "$rc" "$res" "$load" "$driver" >>"$out" <<'EOF'
+      python3 - "$l" "$t" "$r" "$rc" "$res" "$load" "$driver" "${canon[$l]:-glibc}" >>"$out" <<'EOF'
 import json, sys
-l, t, r, rc, res, load, drv = sys.argv[1:]
+l, t, r, rc, res, load, drv, want = sys.argv[1:]
 rec = {"program": drv, "lock": l, "threads": int(t), "repeat": int(r),
        "loadavg_1min": float(load)}
 try:
     d = json.loads(res.strip().splitlines()[-1]) if int(rc) == 0 else None
 except Exception:
     d = None
-ok = bool(d) and d.get("lock") == l.removesuffix("@b")  # NAME@b: --lib-b
+ok = bool(d) and d.get("lock") == want  # the canonical name of l (NAME@b: --lib-b)
 rec.update({"ok": ok, "value": d["ops_per_s"] if ok else 0.0,
             "fairness_rstd": d.get("fairness_rstd") if d else None})
 if not ok:

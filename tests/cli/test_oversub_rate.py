@@ -4,8 +4,12 @@
 pl_mutexbench --calibrate prints the loop rate, --spin-per-ns uses a
 given one (and says so in its record), a bad one is refused with exit 2;
 oversub.sh measures the rate once and gives it to every run (its meta
-line), or passes the one it is given; thread_states.py samples a run and
-prints its thread counts and the program's record.  Behaviour only."""
+line), or passes the one it is given; oversub.sh takes a lock by any
+spelling of the one grammar (docs/locks.md: `MCS`, `clof:tkt-mcs`) and
+checks each run against the canonical name the library reports, and
+stops at an unknown name with the closest ones before any run;
+thread_states.py samples a run and prints its thread counts and the
+program's record.  Behaviour only."""
 import json
 import os
 import subprocess
@@ -55,6 +59,8 @@ for bad in ("abc", "0", "-1", "1.5x"):
 with tempfile.TemporaryDirectory() as d:
     def series(*extra):
         out = os.path.join(d, "run.jsonl")
+        if os.path.exists(out):
+            os.remove(out)
         p = run("bash", os.path.join(SRC, "bench", "preload", "oversub.sh"), "--bin", BIN,
                 "--lib", LIB, "--threads", "1 2", "--repeats", "1", "--duration", "0.05",
                 "--locks", "mcs", "--out", out, *extra)
@@ -74,6 +80,14 @@ with tempfile.TemporaryDirectory() as d:
     p, rows = series("--spin-per-ns", "0.6")
     check(p.returncode == 0 and rows and rows[0].get("spin_per_ns") == 0.6,
           f"oversub.sh --spin-per-ns 0.6 is recorded: {rows[:1]}")
+    p, rows = series("--locks", "MCS clof:tkt-mcs cr:Clof:Ticket-MCS")
+    runs = rows[1:]
+    check(p.returncode == 0 and len(runs) == 8 and all(x.get("ok") for x in runs),
+          f"oversub.sh: aliases of the grammar are checked by their canonical name: "
+          f"{[x for x in runs if not x.get('ok')][:2]}")
+    p, rows = series("--locks", "mcs mcz")
+    check(p.returncode == 2 and "did you mean mcs" in p.stderr and not rows,
+          f"oversub.sh: an unknown name stops it before any run: rc={p.returncode} {p.stderr!r}")
     p, rows = series("--spin-per-ns", "nope")
     check(p.returncode == 2 and "--spin-per-ns nope" in p.stderr,
           f"oversub.sh --spin-per-ns nope: exit 2 naming it: rc={p.returncode} {p.stderr!r}")
