@@ -34,9 +34,10 @@ PLOT = "docs/perf-oversub.svg"
 # The runs on the page: the latest run of each kind that covers the locks
 # shown (older runs stay in docs/data and in the lab notebook).
 RUNS = {
-    "oversub": "cr-all-20261127/oversub-all.jsonl",
-    "oversub_later": ["compose-fast-in-mutex-20261127/oversub-rerun.jsonl",
-                      "cr-quick-20261127/oversub-ab.jsonl"],
+    # the first table and README's: two runs of the same library and
+    # command (their seeds differ), pooled
+    "oversub": ["peers-20261129/all-12.jsonl", "peers-20261129/all-24.jsonl"],
+    "oversub_later": [],
     "apps_pooled": "cr-pooled-20261127/pooled-glibc.md",   # its first line names the runs pooled
     "apps_plain": "cr-pooled-20261127/pooled-plain.md",
     "callgrind_lib": "cr-quick-20261127/callgrind-after.csv",
@@ -133,8 +134,11 @@ def run_note(metas, repeats_word="repeats"):
     m = metas[0]
     each = (f"of {m['iters_per_thread']:,} pairs per thread" if "iters_per_thread" in m
             else f"of {m.get('duration_s', '?')} s")
-    return (f"{date(m)}, {machine(m)}, {m.get('repeats', '?')} interleaved {repeats_word} "
-            f"{each}, 1-minute load average {loads(metas)} "
+    reps = " + ".join(str(x.get("repeats", "?")) for x in metas)
+    pooled = (f" ({len(metas)} runs of the command, pooled; a ratio pairs the runs of one "
+              "repeat of one run)" if len(metas) > 1 else "")
+    return (f"{date(m)}, {machine(m)}, {reps} interleaved {repeats_word} "
+            f"{each}{pooled}, 1-minute load average {loads(metas)} "
             "(the benchmark's own threads count: T threads keep it near T)")
 
 
@@ -219,10 +223,10 @@ def page():
     w("")
 
     # 1. oversubscription
-    metas, vals = read_runs([RUNS["oversub"]])
+    metas, vals = read_runs(RUNS["oversub"])
     prog = "pl_mutexbench"
     ts = sorted({k[1] for k in vals})
-    plain = ["mcs", "ticket", "clh", "hmcs", "cna", "clof:tkt-mcs"]
+    plain = ["mcs", "ticket", "clh", "hmcs", "cna", "tkt-mcs"]
     w("## Threads outnumber cpus: the preload library's mutexes")
     w("")
     w(f"`pl_mutexbench` under `LD_PRELOAD` (T threads on one mutex, {metas[0].get('cs_lines')} cache")
@@ -231,10 +235,12 @@ def page():
     w("and under the concurrency-restriction layer [`cr:`](cr.md):")
     w("")
     w("```sh")
-    w(quote_locks(command(metas[0])))
+    for m in metas:
+        w(quote_locks(command(m)))
     w("```")
     w("")
-    w(f"({run_note(metas)}; [data](data/{RUNS['oversub']}).)")
+    w(f"({run_note(metas)}; data: " +
+      ", ".join(f"[{os.path.basename(r)}](data/{r})" for r in RUNS["oversub"]) + ".)")
     w("")
     w(f"![lock / glibc against threads](perf-oversub.svg)")
     w("")
@@ -243,13 +249,12 @@ def page():
     worst = min(median_ratio(vals, prog, ts[-1], l, "glibc") for l in plain)
     best_cr = min(median_ratio(vals, prog, t, "cr:" + l, "glibc") for l in plain for t in ts)
     w(f"The FIFO queue locks hand the lock to threads that are not running: at T = {ts[-1]} the")
-    w(f"plain locks fall as low as {worst:.2f}x glibc. Under `cr:` no cell of this run is below")
+    w(f"plain locks fall as low as {worst:.2f}x glibc. Under `cr:` no cell here is below")
     w(f"{best_cr:.2f}x.")
     w("")
-    w("Later runs of the locks whose library code changed after that run (CLH's")
-    w("place in the mutex and its free mark; the fast word of HMCS and the")
-    w("compositions in the mutex):")
-    w("")
+    if RUNS["oversub_later"]:
+        w("Later runs of the locks whose library code changed after that run:")
+        w("")
     for rel in RUNS["oversub_later"]:
         m2, v2 = read_runs([rel])
         locks = sorted({k[2] for k in v2 if k[2] != "glibc" and not k[2].endswith("@b")},
@@ -559,7 +564,7 @@ README_LOCKS = ["mcs", "cr:mcs", "cna", "cr:cna"]
 def readme_rows():
     """The rows of README.md's headline table, from the same run as
     perf.md's first table."""
-    _, vals = read_runs([RUNS["oversub"]])
+    _, vals = read_runs(RUNS["oversub"])
     ts = sorted({k[1] for k in vals})
     return ratio_table(vals, "pl_mutexbench", README_LOCKS, ts)
 
@@ -585,7 +590,7 @@ def main():
     readme = open(os.path.join(ROOT, "README.md")).read()
     missing = [r for r in readme_rows() if r not in readme]
     if missing:
-        print("make_perf.py: README.md's headline table is not what " + RUNS["oversub"]
+        print("make_perf.py: README.md's headline table is not what " + " + ".join(RUNS["oversub"])
               + " gives; its rows should be:\n" + "\n".join(readme_rows()), file=sys.stderr)
         return 1
     if stale:
