@@ -37,7 +37,6 @@ RUNS = {
     # the first table and README's: two runs of the same library and
     # command (their seeds differ), pooled
     "oversub": ["peers-20261129/all-12.jsonl", "peers-20261129/all-24.jsonl"],
-    "oversub_later": [],
     "apps_pooled": "cr-pooled-20261127/pooled-glibc.md",   # its first line names the runs pooled
     "apps_plain": "cr-pooled-20261127/pooled-plain.md",
     "callgrind_lib": "cr-quick-20261127/callgrind-after.csv",
@@ -252,24 +251,6 @@ def page():
     w(f"plain locks fall as low as {worst:.2f}x glibc. Under `cr:` no cell here is below")
     w(f"{best_cr:.2f}x.")
     w("")
-    if RUNS["oversub_later"]:
-        w("Later runs of the locks whose library code changed after that run:")
-        w("")
-    for rel in RUNS["oversub_later"]:
-        m2, v2 = read_runs([rel])
-        locks = sorted({k[2] for k in v2 if k[2] != "glibc" and not k[2].endswith("@b")},
-                       key=lambda l: (l.replace("cr:", ""), l))
-        ts2 = sorted({k[1] for k in v2})
-        w("```sh")
-        w(quote_locks(command(m2[0])))
-        w("```")
-        w("")
-        ab = " An A/B run: the `@b` side, an older build, is left out here." if "--lib-b" in m2[0].get("cmdline", "") else ""
-        w(f"({run_note(m2)}; [data](data/{rel}).{ab})")
-        w("")
-        L.extend(ratio_table(v2, prog, locks, ts2))
-        w("")
-
     # 1a. the peers
     w("## Beside the peers: libvsync and Concurrency Kit")
     w("")
@@ -298,45 +279,39 @@ def page():
     w("([cr.md](cr.md#current-figures)). Where a run has T = 1, that column is the")
     w("one-thread reference: no contention, the layer's uncontended path against glibc's.")
     w("")
-    two = {}
+    cells, runs = {}, {}  # per program: {(T, lock): median_ci(...)}, and its values
     for rel in RUNS["cr_two"]:
         m3, v3 = read_runs([rel])
         prog3 = sorted({k[0] for k in v3})[0]
         locks3 = sorted({k[2] for k in v3 if k[2] != "glibc" and not k[2].endswith("@b")})
         ts3 = sorted({k[1] for k in v3})
+        cells[prog3] = {(t, l): median_ci(v3, prog3, t, l) for t in ts3 for l in locks3}
+        runs[prog3] = v3
         w("```sh")
         w(quote_locks(command(m3[0])))
         w("```")
         w("")
-        ab = (" An A/B run: the `@b` side, the library before barging while open, is in the "
-              "[peers notebook](lab/peers-notebook.md#2026-11-29-barging-while-open-kept)."
-              if "--lib-b" in m3[0].get("cmdline", "") else "")
-        w(f"({prog3}: {run_note(m3)}; [data](data/{rel}).{ab})")
+        w(f"({prog3}: {run_note(m3)}; [data](data/{rel}).)")
         w("")
         w("| lock / glibc | " + " | ".join(f"T = {t}" for t in ts3) + " |")
         w("|---|" + "---|" * len(ts3))
         for l in locks3:
-            w(f"| `{l}` | " + " | ".join(median_ci(v3, prog3, t, l)[0] for t in ts3) + " |")
+            w(f"| `{l}` | " + " | ".join(cells[prog3][(t, l)][0] for t in ts3) + " |")
         w("")
-        two[prog3] = {(t, l): median_ratio(v3, prog3, t, l, "glibc") for t in ts3 for l in locks3}
-        if prog3 == "pl_mutexbench":
-            mbv_vals = v3
-        else:
-            ll_vals = v3
-    ll, mb = two["pl_lockloop"], two["pl_mutexbench"]
-    llv = list(ll.values())
-    llci = [median_ci(ll_vals, "pl_lockloop", t, l)[2] for (t, l) in ll]
-    ll_above = sum(1 for iv in llci if iv and iv[0] > 1)
+    ll = cells["pl_lockloop"]
+    llv = [m for _, m, _ in ll.values()]
+    ll_above = sum(1 for _, _, iv in ll.values() if iv and iv[0] > 1)
     w(f"On `pl_lockloop` the medians are {min(llv):.2f}-{max(llv):.2f}x glibc at T = 2..16, "
-      + (f"and all {len(llci)} intervals lie above 1:" if ll_above == len(llci)
-         else f"and {ll_above} of {len(llci)} intervals lie above 1:"))
+      + (f"and all {len(ll)} intervals lie above 1:" if ll_above == len(ll)
+         else f"and {ll_above} of {len(ll)} intervals lie above 1:"))
     w("at T = 2 the layer is open (no wait yields or parks), and a waiter polls the")
     w("inner lock before it queues, so a releaser that comes back at once takes its")
     w("lock again, as glibc's does ([cr.md](cr.md#barging-while-open)). On")
-    goal = {k: x for k, x in mb.items() if k[0] >= 2}  # the goal is for T = 2..16
-    mbv = list(goal.values())
-    low = [f"`{l}` at T = {t}" for (t, l), x in sorted(goal.items()) if x < 0.8]
-    ivs = {k: median_ci(mbv_vals, "pl_mutexbench", k[0], k[1])[2] for k in goal}
+    mb, mbv_vals = cells["pl_mutexbench"], runs["pl_mutexbench"]
+    goal = {k: c for k, c in mb.items() if k[0] >= 2}  # the goal is for T = 2..16
+    mbv = [m for _, m, _ in goal.values()]
+    low = [f"`{l}` at T = {t}" for (t, l), (_, m, _) in sorted(goal.items()) if m < 0.8]
+    ivs = {k: iv for k, (_, _, iv) in goal.items()}
     wide = [f"{iv[0]:.2f} (`{l}` at T = {t})" for (t, l), iv in sorted(ivs.items())
             if iv and iv[0] < 0.8]
     above = sum(1 for iv in ivs.values() if iv and iv[0] >= 0.8)
@@ -353,6 +328,7 @@ def page():
                for l in ["glibc"] + sorted({l for _, l in mb})}
         crs_own = [x for l, v in own.items() if l != "glibc" for x in v if x is not None]
         gl = [x for x in own["glibc"] if x is not None]
+
         def runs_at(lock, tt):
             return [x for _, x in mbv_vals.get(("pl_mutexbench", tt, lock), [])]
 
@@ -362,6 +338,7 @@ def page():
         slow = [below_half("glibc", tt) for tt in (8, 16)]
         n = [len(runs_at("glibc", tt)) for tt in (8, 16)]
         cr_slow = sum(below_half(l, tt) for l in own if l != "glibc" for tt in (8, 16))
+
         def rng(xs):
             lo, hi = f"{min(xs):.2f}", f"{max(xs):.2f}"
             return lo if lo == hi else f"{lo}-{hi}"
