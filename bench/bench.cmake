@@ -21,11 +21,12 @@ endif()
 # libvsync (open-s4c, MIT, header-only): the vsync-* peers of clof-bench and
 # clof-uncontended, for comparison only (never linked into or installed with
 # clof; vsync-cna and vsync-hmcs take their NUMA configuration from the
-# process topology, as clof's cna and hmcs do).  Found in CLOF_LIBVSYNC_DIR (default: the project's vendored copy,
-# ../shared/vendor/libvsync); where absent the peers are left out, said once.
+# process topology, as clof's cna and hmcs do).  Optional: found in
+# -DCLOF_LIBVSYNC_DIR=PATH, a checkout the user has (no registry serves it);
+# where absent the peers are left out, said once.
 # Not in clof-bench-sim: libvsync's atomics are not the shim's, so the
 # simulator could not schedule them.
-set(CLOF_LIBVSYNC_DIR "${CMAKE_SOURCE_DIR}/../shared/vendor/libvsync" CACHE PATH
+set(CLOF_LIBVSYNC_DIR "" CACHE PATH
     "libvsync checkout (include/ and vatomic/include/) for clof-bench's vsync-* peers")
 set(CLOF_BENCH_VSYNC_INCLUDE_DIRS "")
 set(CLOF_BENCH_VSYNC_DEFS "")
@@ -42,7 +43,7 @@ if(EXISTS "${CLOF_LIBVSYNC_DIR}/include/vsync/spinlock/mcslock.h"
                vsync-cna vsync-hmcs)
   message(STATUS "clof-bench: libvsync peers (vsync-mcs, vsync-ticket, vsync-clh, vsync-hemlock, vsync-ttas, vsync-cna, vsync-hmcs) from ${CLOF_LIBVSYNC_REAL}")
 else()
-  message(STATUS "clof-bench: libvsync not found in CLOF_LIBVSYNC_DIR=${CLOF_LIBVSYNC_DIR}: the vsync-* peers are left out")
+  message(STATUS "clof-bench: libvsync not given (-DCLOF_LIBVSYNC_DIR=PATH, optional): the vsync-* peers are left out")
 endif()
 # Every CLoF composition of {tkt, mcs, clh, hem} over 2..4 levels (336),
 # generated into the build tree.

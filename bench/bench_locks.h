@@ -268,8 +268,8 @@ static inline void bl_ck_fas_release(bl_ck_fas_lock_t *l, bl_ck_fas_ctx_t *c)
 
 /* ---- the libvsync peers (vsync-*) ------------------------------------------
  * libvsync's spinlocks (open-s4c/libvsync, header-only, MIT), defined
- * CLOF_BENCH_VSYNC where bench.cmake finds them (CLOF_LIBVSYNC_DIR; the
- * vendored copy by default).  Used as libvsync's README says: its default
+ * CLOF_BENCH_VSYNC where bench.cmake finds them (-DCLOF_LIBVSYNC_DIR, a
+ * checkout the user has; optional).  Used as libvsync's README says: its default
  * atomics, its own spinning (no parking), one node per thread that lives as
  * long as the run (vsync-clh: clhlock_node_init once, after which the node
  * migrates as in ck-clh; the lock holds the initial node).

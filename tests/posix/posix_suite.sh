@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # posix_suite.sh -- the Open POSIX test suite's pthread mutex, condvar and
-# rwlock tests (../shared/vendor/open-posix-testsuite, GPL-2.0, test-only:
-# compiled from there into the build folder, never copied into clof) run
+# rwlock tests (a copy the user has, GPL-2.0, test-only: compiled from there
+# into the build folder, never copied into clof) run
 # under glibc and under libclof-preload.so (docs/posix-suite.md).
 #
 #   posix_suite.sh build  SUITE OUT CC          compile every test into OUT/bin
@@ -22,7 +22,7 @@
 #                                               others: check) and their environment
 #
 # SUITE missing: `build` prints one line saying so and exits 77 (ctest: skipped),
-# unless CLOF_REQUIRE_POSIX=1 (CI, scripts/test.sh): then it fails.
+# unless CLOF_REQUIRE_POSIX=1 is in the environment: then it fails.
 #
 # A test's result is its exit code (the suite's include/posixtest.h): 0 PASS,
 # 1 FAIL, 2 UNRESOLVED, 4 UNSUPPORTED, 5 UNTESTED; past the time limit
@@ -112,7 +112,7 @@ cmd_build() {
   local suite=$1 cc=$3
   out=$2
   if [ ! -f "$suite/include/posixtest.h" ]; then
-    local msg="the Open POSIX test suite is not in $suite (clof's ../shared/vendor) -- skipped"
+    local msg="the Open POSIX test suite is not installed (-DCLOF_POSIX_SUITE=PATH${suite:+; not in $suite}; docs/posix-suite.md) -- skipped"
     if [ "${CLOF_REQUIRE_POSIX:-0}" = 1 ]; then echo "FAIL: $msg (CLOF_REQUIRE_POSIX=1)"; exit 1; fi
     echo "$msg"; exit 77
   fi

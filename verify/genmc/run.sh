@@ -19,10 +19,9 @@
 #   --ir-in=FILE: start from such a file instead of compiling (FILE, TABLE,
 #     CLIENT and CFLAGS are then only the names printed)
 #
-# GenMC is the one of $CLOF_GENMC, else the bundle that
-# ../shared/vendor/genmc/install.sh installs (run once if need be).  Without
-# either the check is skipped (exit 77) with a line saying how to get it,
-# unless CLOF_REQUIRE_GENMC=1 (CI): then it fails.
+# GenMC is $CLOF_GENMC, else `genmc` on PATH (find_genmc.sh).  Without it
+# the check is skipped (exit 77) with a line saying how to get it, unless
+# the user sets CLOF_REQUIRE_GENMC=1: then it fails.
 # GENMC_T0: thread 0's acquisitions (default 1: one per thread); GENMC_T2:
 # thread 2's tries first (default 0; vc's client: GENMC_T0=2 GENMC_T2=1).
 # GENMC_TOPO_DIR: the folder of the generated genmc_topo.h (the build's).
