@@ -39,26 +39,12 @@
 # it, they are not run).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-topo_asl=$(cd "$here/../preload" && pwd)/asl-3level.topo
+SUITE=posix_suite.sh
+# shellcheck source=../preload/suite_lib.sh
+. "$here/../preload/suite_lib.sh"
 LIMIT=${POSIX_LIMIT:-60}
 STRESS=${POSIX_STRESS:-5}
-EMU=numa:2,cache:2,core:2
 
-# SETTING -> its environment (besides LD_PRELOAD).  The mutex settings leave
-# the rwlocks to glibc, so that a failure names one lock; the rwlock settings
-# keep the library's default mutex lock (the rwlock tests use few mutexes).
-setting_env() {
-  case $1 in
-    glibc) echo "" ;;
-    wpref:*) setting_env "${1#wpref:}" ;;
-    mcs|ticket|clh|tas|ttas|bo|ptl|hemlock|hemlock_ctr) echo "CLOF_LOCK=$1 CLOF_RWLOCK=glibc" ;;
-    hmcs|cna|c-*|a-c-*|clof:*) echo "CLOF_LOCK=$1 CLOF_EMULATE=$EMU CLOF_RWLOCK=glibc" ;;
-    cr:*) echo "CLOF_LOCK=$1 CLOF_EMULATE=$EMU CLOF_CR_ACTIVE=1 CLOF_RWLOCK=glibc" ;;
-    asl:*) echo "CLOF_LOCK=$1 CLOF_EMULATE=$topo_asl CLOF_RWLOCK=glibc" ;;
-    rw-central|rw:*|bravo:*) echo "CLOF_RWLOCK=$1 CLOF_EMULATE=$EMU" ;;
-    *) echo "posix_suite.sh: unknown setting '$1'" >&2; return 1 ;;
-  esac
-}
 # the tests a setting runs: a mutex setting all but the rwlock tests, an
 # rwlock setting the rwlock tests (rwlock and rwlockattr)
 setting_tests() {
@@ -68,6 +54,13 @@ setting_tests() {
     *) grep -v '^pthread_rwlock' "$out/list" ;;
   esac | heavy_filter "$1"
 }
+# the program that shows the library runs the setting's lock (cmd_check)
+suite_probe() {
+  case $setting in
+    rw-central|rw:*|bravo:*|wpref:*) probe=pthread_rwlock_rdlock__1-1 want="rwlock=${setting#wpref:} rdlocks=[1-9]" ;;
+    *) probe=pthread_mutex_lock__1-1 want="lock=${setting//clof:/} locks_replaced=[0-9]* acquisitions=[1-9]" ;;
+  esac
+}
 # The heavy test: pthread_cond_broadcast/1-2 creates up to 1,000 threads (then
 # 200 processes) waiting on one condvar, in each of 12 scenarios, and fails
 # itself after 180 s (a lost wake-up); 30-60 s under glibc here.  It gets
@@ -76,6 +69,7 @@ setting_tests() {
 # only under the settings of POSIX_HEAVY_SETTINGS (default: glibc mcs hmcs;
 # `all` runs it under every setting).
 HEAVY="pthread_cond_broadcast/1-2"
+export LIMIT STRESS HEAVY
 heavy_filter() {
   local h=" ${POSIX_HEAVY_SETTINGS:-glibc mcs hmcs} "
   if [ "$h" = " all " ] || [[ $h == *" $1 "* ]]; then cat; else grep -v -x -F "$HEAVY"; fi
@@ -91,16 +85,6 @@ MORE_SETTINGS="rw:c-bo-mcs bravo:rw-central rw:mcs rw:mcs-mcs-tkt bravo:rw:hmcs 
 clof:clh-hem clof:mcs-mcs-tkt cr:hmcs cr:clof:tkt-mcs-clh asl:clof:tkt-mcs-clh rw:tas bravo:rw:tas
 bravo:rw:mcs wpref:rw:mcs wpref:rw:hmcs wpref:rw:tas wpref:bravo:rw-central
 wpref:bravo:rw:hmcs"
-# the baseline a setting is judged against
-baseline_of() { case $1 in wpref:*) echo wpref:glibc ;; *) echo glibc ;; esac; }
-# LD_PRELOAD of a setting
-preload_of() {
-  local lib=$1 s=$2 p=
-  case $s in wpref:*) p=${POSIX_RWPREF:?set POSIX_RWPREF to the rwpref library}; s=${s#wpref:} ;; esac
-  [ "$s" = glibc ] || p=${p:+$p:}$lib
-  echo "$p"
-}
-
 name_of() { # conformance/pthread_mutex_init/5-1.c -> pthread_mutex_init/5-1
   local f=${1%.c}
   f=${f#conformance/}
@@ -176,137 +160,6 @@ run_one() {
        else res=EXIT/$rc; fi ;;
   esac
   printf '%s %s %.1f\n' "$t" "$res" "$(echo "$t1 - $t0" | bc)"
-}
-
-# The tests (stdin) longest first, by the seconds of an earlier run: the
-# setting's own (OUT/res/SETTING) or else its baseline's; tests that run
-# lacks come first, in list order; with neither run, the list's order.  Most
-# of the suite's time is sleep, and xargs -P starts the tests in this order:
-# a 15 s test started last would run alone at the end.
-longest_first() {
-  local ref="$out/res/${1//[:\/]/_}" bs
-  if [ ! -f "$ref" ]; then bs=$(baseline_of "$1"); ref="$out/res/${bs//[:\/]/_}"; fi
-  if [ ! -f "$ref" ]; then cat; return; fi
-  awk 'NR == FNR { t[$1] = $3; next } { print (($0 in t) ? t[$0] : 1e9), FNR, $0 }' "$ref" - |
-    sort -k1,1gr -k2,2n | cut -d' ' -f3-
-}
-
-cmd_run() {
-  out=$(cd "$1" && pwd) || exit 2
-  local lib setting=$3 jobs=${POSIX_JOBS:-2}
-  lib=$(realpath "$2") || exit 2
-  shift 3
-  if [ "${1:-}" = -j ]; then jobs=$2; shift 2; fi
-  [ -f "$out/list" ] || { echo "posix_suite.sh: $out/list missing (posix_suite.sh build first)" >&2; exit 2; }
-  setting_env "$setting" >/dev/null || exit 2
-  local tests
-  if [ $# -gt 0 ]; then tests=$(printf '%s\n' "$@" | longest_first "$setting")
-  else tests=$(setting_tests "$setting" | longest_first "$setting"); fi
-  mkdir -p "$out/res"
-  local res="$out/res/${setting//[:\/]/_}"
-  export out LIMIT STRESS topo_asl EMU
-  export HEAVY
-  export -f run_one setting_env preload_of
-  printf '%s\n' "$tests" | xargs -P "$jobs" -I{} bash -c 'run_one "$0" "$1" "$2"' "$lib" "$setting" {} \
-    | tee "$res.new"
-  sort "$res.new" >"$res"
-  rm -f "$res.new"
-  local want got
-  want=$(printf '%s\n' "$tests" | grep -c .) got=$(wc -l <"$res")
-  if [ "$got" -ne "$want" ]; then
-    echo "posix_suite.sh: $got results of $want tests under $setting" >&2
-    exit 1
-  fi
-}
-
-cmd_check() {
-  out=$(cd "$1" && pwd) || exit 2
-  local lib setting=$3
-  lib=$(realpath "$2") || exit 2
-  shift 3
-  local bs base res="$out/res/${setting//[:\/]/_}"
-  bs=$(baseline_of "$setting")
-  base="$out/res/${bs//[:\/]/_}"
-  [ -f "$base" ] || { echo "posix_suite.sh: $base missing (the $bs run first)" >&2; exit 2; }
-  # the library must be there and run the setting's lock: one program with
-  # CLOF_STATS=1, whose line at exit names the lock and counts acquisitions;
-  # it runs beside the setting's tests (it takes 4-8 s, most of it sleep),
-  # and the check fails on its line before it looks at their results
-  local probe want env
-  case $setting in
-    rw-central|rw:*|bravo:*|wpref:*) probe=pthread_rwlock_rdlock__1-1 want="rwlock=${setting#wpref:} rdlocks=[1-9]" ;;
-    *) probe=pthread_mutex_lock__1-1 want="lock=${setting//clof:/} locks_replaced=[0-9]* acquisitions=[1-9]" ;;
-  esac
-  env=$(setting_env "$setting") || exit 2
-  local said probe_out="$out/log/probe.${setting//[:\/]/_}.out" probe_pid
-  # shellcheck disable=SC2086
-  (cd "$out/log" && env $env CLOF_STATS=1 LD_PRELOAD="$(preload_of "$lib" "$setting")" \
-     timeout 60 "$out/bin/$probe" >"$probe_out" 2>&1) &
-  probe_pid=$!
-  # POSIX_HELD_ONLY=1 (ctest): only the tests that PASS under the baseline,
-  # the ones the check judges; the others would only be listed (`all` runs
-  # them, for the table)
-  local held_tests=()
-  if [ "${POSIX_HELD_ONLY:-0}" = 1 ]; then
-    mapfile -t held_tests < <(setting_tests "$setting" |
-      awk 'NR == FNR { if ($2 == "PASS") p[$1] = 1; next } ($0 in p)' "$base" -)
-  fi
-  cmd_run "$out" "$lib" "$setting" "$@" "${held_tests[@]}" >/dev/null
-  wait "$probe_pid"
-  said=$(cat "$probe_out")
-  if ! grep -q -- "clof-preload\[[0-9]*\]: $want" <<<"$said"; then
-    echo "FAIL: $probe with CLOF_STATS=1 under $setting printed no line '$want': is $lib loaded, does it run $setting?"
-    exit 1
-  fi
-  local bad=0 flaky=0 n=0 pass=0 held=0 t r b
-  while read -r t r _; do
-    n=$((n + 1))
-    b=$(awk -v t="$t" '$1 == t { print $2 }' "$base")
-    [ "$r" = PASS ] && pass=$((pass + 1))
-    if [ "$b" != PASS ]; then
-      [ "$r" = PASS ] || echo "not held against clof: $t is ${b:-not run} under $bs, $r under $setting"
-      continue
-    fi
-    held=$((held + 1))
-    [ "$r" = PASS ] && continue
-    local again=
-    case $r in CRASH/*) ;; *) again=$(run_one "$lib" "$setting" "$t" | awk '{ print $2 }') ;; esac
-    if [ "$again" = PASS ]; then
-      flaky=$((flaky + 1))
-      echo "FLAKY $t under $setting: $r, then PASS when run again alone ($bs: PASS)"
-    else
-      bad=$((bad + 1))
-      echo "FAIL $t under $setting: $r${again:+, again $again} ($bs: PASS); output: $out/log/${t//\//__}.${setting//[:\/]/_}.out"
-      tail -5 "$out/log/${t//\//__}.${setting//[:\/]/_}.out" | sed 's/^/  | /'
-    fi
-  done <"$res"
-  echo "$setting: $n tests, $pass PASS; of the $held that PASS under $bs: $((held - bad)) PASS, $bad not ($flaky passed when run again)"
-  [ "$bad" -eq 0 ]
-}
-
-cmd_table() {
-  out=$1
-  local base bs
-  [ -f "$out/res/glibc" ] || { echo "posix_suite.sh: $out/res/glibc missing" >&2; exit 2; }
-  echo "| setting | tests | PASS | PASS under the baseline | of those, PASS here | not PASS (result) |"
-  echo "| --- | --- | --- | --- | --- | --- |"
-  local s f
-  for s in $BASELINES $SETTINGS $MORE_SETTINGS; do
-    f="$out/res/${s//[:\/]/_}"
-    [ -f "$f" ] || continue
-    bs=$(baseline_of "$s")
-    base="$out/res/${bs//[:\/]/_}"
-    [ -f "$base" ] || continue
-    awk -v s="$s" 'NR == FNR { g[$1] = $2; next }
-      { n++; if ($2 == "PASS") p++; if (g[$1] == "PASS") { h++; if ($2 == "PASS") hp++; else bad = bad " " $1 " (" $2 ")" } }
-      END { printf "| `%s` | %d | %d | %d | %d | %s |\n", s, n, p, h, hp, bad == "" ? "none" : bad }' "$base" "$f"
-  done
-  echo
-  for bs in $BASELINES; do
-    [ -f "$out/res/${bs//[:\/]/_}" ] || continue
-    echo "Not PASS under $bs:"
-    awk '$2 != "PASS" { printf "- `%s`: %s\n", $1, $2 }' "$out/res/${bs//[:\/]/_}"
-  done
 }
 
 # all SUITE OUT CC LIB: build, the baselines, every setting (this file's
