@@ -32,7 +32,7 @@
 # under the setting (a second run alone decides, as in posix_suite.sh).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-SUITE=glibc_suite.sh
+SUITE=glibc_suite.sh USAGE_LINES=3,21
 # shellcheck source=../preload/suite_lib.sh
 . "$here/../preload/suite_lib.sh"
 LIMIT=${GLIBC_LIMIT:-120}
@@ -198,25 +198,16 @@ cmd_left_out() {
 
 # all OUT CC LIB: build, the baselines, every setting, the table
 cmd_all() {
-  local cc=$2 lib=$3 s bad=0
+  local cc=$2 lib=$3
   out=$1
   (cmd_build "$out" "$cc") || exit $?
   out=$(cd "$out" && pwd)
-  for s in $BASELINES; do (cmd_run "$out" "$lib" "$s" -j 6 >/dev/null) || exit 1; done
-  for s in $SETTINGS $MORE_SETTINGS; do (set -o pipefail; cmd_check "$out" "$lib" "$s" -j 6 | grep -v '^not held') || bad=1; done
-  cmd_table "$out"
-  return $bad
+  run_all_settings "$lib" 6
 }
 
 case ${1:-} in
   build) shift; cmd_build "$@" ;;
   all) shift; cmd_all "$@" ;;
-  run) shift; cmd_run "$@" ;;
-  check) shift; cmd_check "$@" ;;
-  table) shift; cmd_table "$@" ;;
   left-out) shift; cmd_left_out "$@" ;;
-  settings)
-    for s in $BASELINES; do echo "$s run $(setting_env "$s")"; done
-    for s in $SETTINGS; do echo "$s check $(setting_env "$s")"; done ;;
-  *) sed -n '3,21p' "$0" >&2; exit 2 ;;
+  *) suite_command "$@" ;;
 esac

@@ -39,7 +39,7 @@
 # it, they are not run).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-SUITE=posix_suite.sh
+SUITE=posix_suite.sh USAGE_LINES=3,20
 # shellcheck source=../preload/suite_lib.sh
 . "$here/../preload/suite_lib.sh"
 LIMIT=${POSIX_LIMIT:-60}
@@ -165,24 +165,15 @@ run_one() {
 # all SUITE OUT CC LIB: build, the baselines, every setting (this file's
 # SETTINGS and MORE_SETTINGS), the table; exit 1 if a check failed
 cmd_all() {
-  local suite=$1 cc=$3 lib=$4 s bad=0
+  local suite=$1 cc=$3 lib=$4
   out=$2
   (cmd_build "$suite" "$out" "$cc") || exit $?
   export POSIX_HEAVY_SETTINGS=all
-  for s in $BASELINES; do (cmd_run "$out" "$lib" "$s" -j 4 >/dev/null) || exit 1; done
-  for s in $SETTINGS $MORE_SETTINGS; do (set -o pipefail; cmd_check "$out" "$lib" "$s" -j 4 | grep -v '^not held') || bad=1; done
-  cmd_table "$out"
-  return $bad
+  run_all_settings "$lib" 4
 }
 
 case ${1:-} in
   build) shift; cmd_build "$@" ;;
   all) shift; cmd_all "$@" ;;
-  run) shift; cmd_run "$@" ;;
-  check) shift; cmd_check "$@" ;;
-  table) shift; cmd_table "$@" ;;
-  settings) # NAME run (a baseline) or NAME check, then the environment
-    for s in $BASELINES; do echo "$s run $(setting_env "$s")"; done
-    for s in $SETTINGS; do echo "$s check $(setting_env "$s")"; done ;;
-  *) sed -n '3,20p' "$0" >&2; exit 2 ;;
+  *) suite_command "$@" ;;
 esac

@@ -4,7 +4,8 @@
 # posix_suite.sh: the Open POSIX suite): the lock settings and their
 # environment, running a suite's programs under a setting, judging a setting
 # against its baseline (glibc), the results table.  Sourced; the suite
-# defines before sourcing SUITE (its name, for messages) and after it
+# defines before sourcing SUITE (its name, for messages) and USAGE_LINES
+# (the lines of its opening comment that say how to call it), and after it
 #   setting_tests SETTING   the tests a setting runs (stdin: nothing; $out/list)
 #   run_one LIB SETTING T   run one test, print "T RESULT SECONDS"
 #   suite_probe SETTING     set $probe (a test of the list) and $want (the
@@ -175,3 +176,29 @@ cmd_table() {
   done
 }
 
+
+# every setting after the baselines, then the table (a suite's `all`, after
+# its build): JOBS programs at once; returns 1 if a check failed
+run_all_settings() {
+  local lib=$1 jobs=$2 s bad=0
+  for s in $BASELINES; do (cmd_run "$out" "$lib" "$s" -j "$jobs" >/dev/null) || exit 1; done
+  for s in $SETTINGS $MORE_SETTINGS; do
+    (set -o pipefail; cmd_check "$out" "$lib" "$s" -j "$jobs" | grep -v '^not held') || bad=1
+  done
+  cmd_table "$out"
+  return $bad
+}
+
+# the commands both suites have (a suite handles build, all and its own first)
+suite_command() {
+  local s
+  case ${1:-} in
+    run) shift; cmd_run "$@" ;;
+    check) shift; cmd_check "$@" ;;
+    table) shift; cmd_table "$@" ;;
+    settings) # NAME run (a baseline) or NAME check, then the environment
+      for s in $BASELINES; do echo "$s run $(setting_env "$s")"; done
+      for s in $SETTINGS; do echo "$s check $(setting_env "$s")"; done ;;
+    *) sed -n "${USAGE_LINES}p" "$0" >&2; exit 2 ;;
+  esac
+}
