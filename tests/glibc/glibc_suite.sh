@@ -187,7 +187,7 @@ cmd_build() {
   sort "$out/list.new" >"$out/list"
   sort "$out/left-out.new" >"$out/left-out"
   rm -f "$out/list.new" "$out/left-out.new"
-  echo "built $(wc -l <"$out/list") of $(wc -l <"$out/sources") test programs of glibc $(basename "$top") into $out/bin" \
+  echo "built $(wc -l <"$out/list") of $(cat "$out/list" "$out/left-out" | wc -l) test programs of glibc $(basename "$top") into $out/bin" \
        "($(wc -l <"$out/left-out") left out: glibc_suite.sh left-out $out; support/: $(wc -l <"$out/support.bad") files not built)"
 }
 
