@@ -16,6 +16,7 @@
 #include "clof_preload.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -827,6 +828,57 @@ static void pl_configure(void)
 }
 
 /* ---- fork ------------------------------------------------------------------------------*/
+/* Whether the bytes at p lie in a shared mapping (MAP_SHARED, shm, a shared
+ * file): the 's' of their line's permissions in /proc/self/maps.  The fork
+ * child asks it of each mutex the forking thread holds: a mutex there (not
+ * process-shared, or the library would not have it) is the parent's memory
+ * too, and writing a fresh lock state into it would take the parent's lock
+ * away (glibc's tst-robust-fork: the parent's error-checking mutex, relocked
+ * after a fork, hung instead of EDEADLK).  Only async-signal-safe calls (a
+ * fork child of a threaded program).  Without /proc: false, the private
+ * case, which is every mutex of most programs. */
+static bool pl_in_shared_mapping(const void *p)
+{
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    uintptr_t a = (uintptr_t)p, lo = 0, hi = 0;
+    int field = 0; /* 0 start, 1 end, 2 permissions, 3 the rest of the line */
+    int perm = 0;  /* the permission characters seen */
+    bool found = false, shared = false;
+    char buf[4096];
+    ssize_t n;
+    while (!found && (n = read(fd, buf, sizeof buf)) > 0) {
+        for (ssize_t i = 0; i < n && !found; i++) {
+            char ch = buf[i];
+            if (ch == '\n') {
+                field = 0, perm = 0, lo = 0, hi = 0;
+                continue;
+            }
+            if (field == 0 || field == 1) {
+                int v = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+                if (v >= 0) {
+                    if (field == 0)
+                        lo = lo << 4 | (uintptr_t)v;
+                    else
+                        hi = hi << 4 | (uintptr_t)v;
+                } else {
+                    field++;
+                }
+            } else if (field == 2) {
+                if (ch == ' ') {
+                    field++;
+                } else if (++perm == 4 && a >= lo && a < hi) {
+                    found = true;
+                    shared = ch == 's';
+                }
+            }
+        }
+    }
+    close(fd);
+    return shared;
+}
+
 static void pl_fork_prepare(void)
 {
     int32_t me = pl_tid();
@@ -879,8 +931,10 @@ static void pl_fork_child(void)
     if (pl_lock == NULL)
         return;
     /* Mutexes held by the forking thread: a fresh lock state, still held by
-     * it, without the parent's other threads queued in it.  Mutexes held by
-     * those threads stay held (as with glibc); their boxes are retired. */
+     * it, without the parent's other threads queued in it; one in a shared
+     * mapping is the parent's too and is left as it is (pl_in_shared_mapping).
+     * Mutexes held by the other threads stay held (as with glibc); their
+     * boxes are retired. */
     for (pl_box_chunk_t *c = pl_box_chunks; c; c = c->next) {
         for (uint32_t i = 0; i < c->used; i++) {
             pl_box_t *b = &c->boxes[i];
@@ -889,6 +943,8 @@ static void pl_fork_child(void)
                 continue;
             if (old != 0 && clof_atomicptr_read_rlx(&m->box) == b &&
                 (int32_t)clof_atomic32_read_rlx(&m->owner) == old) {
+                if (pl_in_shared_mapping(m))
+                    continue;
                 pl_lock->ops->fork_reset(m, b);
                 clof_atomic32_write_rlx(&m->owner, (uint32_t)now);
             } else {

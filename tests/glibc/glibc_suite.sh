@@ -19,6 +19,7 @@
 #   glibc_suite.sh left-out OUT             the tests not built, and why
 #   glibc_suite.sh all    OUT CC LIB        build, every setting, the table
 #   glibc_suite.sh settings                 the settings and their environment
+#   glibc_suite.sh tarball                  the tarball's path; exit 77 if missing
 #
 # The tarball is $GLIBC_SOURCE, else /usr/src/glibc/glibc-VERSION.tar.xz
 # for the installed libc's VERSION.  Missing, `build` prints one line and
@@ -32,7 +33,7 @@
 # under the setting (a second run alone decides, as in posix_suite.sh).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-SUITE=glibc_suite.sh USAGE_LINES=3,21
+SUITE=glibc_suite.sh USAGE_LINES=3,22
 # shellcheck source=../preload/suite_lib.sh
 . "$here/../preload/suite_lib.sh"
 LIMIT=${GLIBC_LIMIT:-120}
@@ -58,8 +59,14 @@ setting_tests() {
     glibc) cat "$out/list" ;;
     rw-central|rw:*|bravo:*|wpref:*) grep '^tst-rwlock' "$out/list" ;;
     *) grep -v '^tst-rwlock' "$out/list" ;;
-  esac
+  esac | heavy_filter "$1"
 }
+# The stress tests: each runs for a fixed time (10-60 s here) and takes 2-18
+# s of cpu, together 80 of the suite's 85 s of cpu under glibc.  `all` runs
+# them under every setting; ctest (GLIBC_HEAVY_SETTINGS) under a few.
+HEAVY="tst-mutex10 tst-robust-fork tst-cond16 tst-cond17 tst-cond18 tst-rwlock-pwn
+tst-rwlock-tryrdlock-stall tst-rwlock-trywrlock-stall"
+HEAVY_SETTINGS=${GLIBC_HEAVY_SETTINGS:-all}
 # the program that shows the library runs the setting's lock (cmd_check)
 suite_probe() {
   case $setting in
@@ -74,12 +81,17 @@ run_one() {
   env=$(setting_env "$setting") || exit 2
   p=$(preload_of "$lib" "$setting") || exit 2
   [ -z "$p" ] || pre=(LD_PRELOAD="$p")
-  local log="$out/log/$t.${setting//[:\/]/_}.out"
-  mkdir -p "$out/run/$t.${setting//[:\/]/_}"
+  local log="$out/log/$t.${setting//[:\/]/_}.out" dir="$out/run/$t.${setting//[:\/]/_}" args=()
+  # what glibc's build gives a test: its folder as the working directory
+  # (tst-cancel4 and the tests that include it read the Makefile there), and
+  # the arguments nptl/Makefile names (tst-cancel7: the command that runs it)
+  mkdir -p "$dir"
+  ln -sf "$out/src/nptl/Makefile" "$dir/Makefile"
+  case $t in tst-cancel7|tst-cancelx7) args=(--command "exec $out/bin/$t") ;; esac
   t0=$(date +%s.%N)
   # shellcheck disable=SC2086
-  (cd "$out/run/$t.${setting//[:\/]/_}" && env $env "${pre[@]}" \
-     timeout -k 5 "$LIMIT" "$out/bin/$t") >"$log" 2>&1 </dev/null
+  (cd "$dir" && env $env "${pre[@]}" \
+     timeout -k 5 "$LIMIT" "$out/bin/$t" "${args[@]}") >"$log" 2>&1 </dev/null
   rc=$?
   t1=$(date +%s.%N)
   case $rc in
@@ -210,5 +222,6 @@ case ${1:-} in
   build) shift; cmd_build "$@" ;;
   all) shift; cmd_all "$@" ;;
   left-out) shift; cmd_left_out "$@" ;;
+  tarball) t=$(glibc_tarball); echo "$t"; [ -f "$t" ] || exit 77 ;;
   *) suite_command "$@" ;;
 esac

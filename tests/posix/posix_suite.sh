@@ -69,13 +69,10 @@ suite_probe() {
 # only under the settings of POSIX_HEAVY_SETTINGS (default: glibc mcs hmcs;
 # `all` runs it under every setting).
 HEAVY="pthread_cond_broadcast/1-2"
+HEAVY_SETTINGS=${POSIX_HEAVY_SETTINGS:-glibc mcs hmcs}
 export LIMIT STRESS HEAVY
-heavy_filter() {
-  local h=" ${POSIX_HEAVY_SETTINGS:-glibc mcs hmcs} "
-  if [ "$h" = " all " ] || [[ $h == *" $1 "* ]]; then cat; else grep -v -x -F "$HEAVY"; fi
-}
-# wpref:X is X with every rwlock asking for writer preference (rwpref.c,
-# preloaded first: POSIX_RWPREF is its path), judged against wpref:glibc
+# wpref:X is X with every rwlock asking for writer preference (tests/preload/rwpref.c,
+# preloaded first: SUITE_RWPREF is its path), judged against wpref:glibc
 BASELINES="glibc wpref:glibc"
 SETTINGS="mcs hmcs clof:tkt-mcs-clh cna cr:mcs asl:mcs rw-central rw:hmcs bravo:rw:c-bo-mcs
 wpref:rw:c-bo-mcs wpref:bravo:rw:c-bo-mcs"

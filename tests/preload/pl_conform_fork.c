@@ -5,6 +5,8 @@
  */
 #include "pl_conform.h"
 
+#include <sys/mman.h>
+
 static pthread_mutex_t fork_m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t fork_c = PTHREAD_COND_INITIALIZER;
 static atomic_int fork_stop;
@@ -136,6 +138,34 @@ void t_fork(void)
         _exit(0);
     }
     wait_child(pid, "child of a child");
+    /* 4: mutexes (not process-shared) in a shared mapping, held by the
+     * forking thread: they are the parent's memory in the child too, and the
+     * child, which does not touch them, must leave them the parent's: still
+     * held by it (an error-checking one relocked says EDEADLK, as glibc's
+     * tst-robust-fork checks), then working for its threads */
+    pthread_mutex_t *sm = mmap(NULL, 2 * sizeof *sm, PROT_READ | PROT_WRITE,
+                               MAP_ANONYMOUS | MAP_SHARED, -1, 0);
+    CHECK(sm != MAP_FAILED, "mmap");
+    pthread_mutexattr_t ea;
+    EQ(pthread_mutexattr_init(&ea), 0);
+    EQ(pthread_mutexattr_settype(&ea, PTHREAD_MUTEX_ERRORCHECK), 0);
+    EQ(pthread_mutex_init(&sm[0], &ea), 0);
+    EQ(pthread_mutex_init(&sm[1], NULL), 0);
+    EQ(pthread_mutex_lock(&sm[0]), 0);
+    EQ(pthread_mutex_lock(&sm[1]), 0);
+    pid = fork();
+    if (pid == 0)
+        _exit(0);
+    wait_child(pid, "fork holding mutexes in a shared mapping");
+    EQ(pthread_mutex_lock(&sm[0]), EDEADLK);
+    EQ(pthread_mutex_trylock(&sm[1]), EBUSY);
+    EQ(pthread_mutex_unlock(&sm[0]), 0);
+    EQ(pthread_mutex_unlock(&sm[1]), 0);
+    mutual_exclusion(&sm[0], 4, 2000);
+    mutual_exclusion(&sm[1], 4, 2000);
+    EQ(pthread_mutex_destroy(&sm[0]), 0);
+    EQ(pthread_mutex_destroy(&sm[1]), 0);
+    munmap(sm, 2 * sizeof *sm);
 }
 
 /* ---- fork_stress ---------------------------------------------------------------------

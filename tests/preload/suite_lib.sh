@@ -31,20 +31,21 @@ setting_env() {
     *) echo "$SUITE: unknown setting '$1'" >&2; return 1 ;;
   esac
 }
+# The tests of a suite's list (stdin) that SETTING runs: all of them when
+# SETTING is one of HEAVY_SETTINGS (or that is "all"), else all but the
+# suite's HEAVY ones (long stress tests: a full run has them everywhere, CI
+# under a few settings)
+heavy_filter() {
+  local h=" ${HEAVY_SETTINGS:-all} "
+  if [ -z "${HEAVY:-}" ] || [ "$h" = " all " ] || [[ $h == *" $1 "* ]]; then cat
+  else grep -v -x -F -f <(printf '%s\n' $HEAVY); fi
+}
 # the baseline a setting is judged against
 baseline_of() { case $1 in wpref:*) echo wpref:glibc ;; *) echo glibc ;; esac; }
 # LD_PRELOAD of a setting
 preload_of() {
   local lib=$1 s=$2 p=
-  case $s in wpref:*) p=${POSIX_RWPREF:?set POSIX_RWPREF to the rwpref library}; s=${s#wpref:} ;; esac
-  [ "$s" = glibc ] || p=${p:+$p:}$lib
-  echo "$p"
-}
-
-# LD_PRELOAD of a setting
-preload_of() {
-  local lib=$1 s=$2 p=
-  case $s in wpref:*) p=${POSIX_RWPREF:?set POSIX_RWPREF to the rwpref library}; s=${s#wpref:} ;; esac
+  case $s in wpref:*) p=${SUITE_RWPREF:?set SUITE_RWPREF to the rwpref library}; s=${s#wpref:} ;; esac
   [ "$s" = glibc ] || p=${p:+$p:}$lib
   echo "$p"
 }

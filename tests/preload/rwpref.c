@@ -4,10 +4,11 @@
  * glibc), it makes every pthread_rwlock_init ask for writer preference
  * (PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP, which the preload library
  * maps to CLOF_RW_PREF_WRITER; docs/rwlocks.md), keeping the attribute's
- * process-shared setting.  tests/posix/posix_suite.sh runs the Open POSIX
- * suite's rwlock tests with it (the settings wpref:...), judged against the
- * same tests under glibc with it.  The suite's tests initialise every rwlock
- * with pthread_rwlock_init (none uses PTHREAD_RWLOCK_INITIALIZER).
+ * process-shared setting.  The outside suites (tests/glibc/glibc_suite.sh,
+ * tests/posix/posix_suite.sh) run their rwlock tests with it (the settings
+ * wpref:...), judged against the same tests under glibc with it.  An rwlock
+ * a test initialises statically (PTHREAD_RWLOCK_INITIALIZER) keeps the
+ * default preference.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
