@@ -54,7 +54,7 @@ static const vc_bug_t vc_bugs[] = {
      "and the writer each miss the other); caught under TSO at once (the C11 "
      "search takes minutes: not in CI); no Relacy client",
      VC_STORE, VC_SEQ, VC_REL, NULL, "clof_rw_writer_enter_until_", 1},
-    {"bravo-rbias-relaxed", "rw.bravo.cohort.wp",
+    {"bravo-rbias-relaxed", "rw.bravo.cohort.rp",
      "BRAVO whose slow reader biases the lock again (rbias = 1) with a relaxed "
      "store: a fast reader that finds the bias is not ordered after the last "
      "writer's section and reads stale data (the shipped bug until "

@@ -183,6 +183,7 @@ VC_RW_SETUP_(vc_rw_tkt, pref_r, r)
 VC_RW_SETUP_(vc_rw_tkt, pref_w, w)
 VC_RW_SETUP_(vc_rw_tkt, pref_n, n)
 VC_RW_SETUP_(vc_bravo_central, pref_r, r)
+VC_RW_SETUP_(vc_bravo_tkt, pref_r, r)
 VC_RW_SETUP_(vc_bravo_tkt, pref_w, w)
 
 #define VC_RW_ENTRY_(name, N, sfx, what)                                       \
@@ -195,5 +196,7 @@ const vc_client_t vc_clients_rw[] = {
     VC_RW_ENTRY_("rw.cohort.wp", vc_rw_tkt, w, "cohort RW (C-RW-WP) over ticket")
     VC_RW_ENTRY_("rw.cohort.np", vc_rw_tkt, n, "cohort RW (C-RW-NP) over ticket")
     VC_RW_ENTRY_("rw.bravo.central", vc_bravo_central, r, "BRAVO over rw-central")
-    VC_RW_ENTRY_("rw.bravo.cohort.wp", vc_bravo_tkt, w, "BRAVO over C-RW-WP/ticket")
+    VC_RW_ENTRY_("rw.bravo.cohort.rp", vc_bravo_tkt, r, "BRAVO over C-RW-RP/ticket")
+    /* writer preference keeps BRAVO unbiased (rw/bravo.h): B itself */
+    VC_RW_ENTRY_("rw.bravo.cohort.wp", vc_bravo_tkt, w, "BRAVO over C-RW-WP/ticket (never biased)")
     {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0}};

@@ -21,7 +21,8 @@
  * RW lock, the write holder's tid (EDEADLK as glibc: rdlock or wrlock by the
  * writer) and its context.  pthread_rwlock_destroy puts the block back into
  * the pool as it is (unlocked; a late releaser may still be finishing in
- * it, as with the mutexes' trees), and the next rwlock's first use takes it.
+ * it, as with the mutexes' trees), and the next rwlock's first use takes it;
+ * a block still held when its rwlock is destroyed is retired instead.
  *
  * Contexts ("records"): every hold has one -- the writer lock's queue node,
  * the reader's indicator slot, BRAVO's table slot -- kept until the unlock.
@@ -897,6 +898,30 @@ PL_EXPORT int pl_rwlock_init(pthread_rwlock_t *rw, const pthread_rwlockattr_t *a
     return 0;
 }
 
+/* Whether a block's lock is held (write, or read by any thread). */
+static bool pl_rw_blk_held(pl_rwblk_t *b)
+{
+    if (clof_atomic32_read_rlx(&b->wowner) != 0)
+        return true;
+    for (pl_rwrec_t *r = pl_rwt.held; r != NULL; r = r->next)
+        if (r->blk == b)
+            return true;
+    /* read holds of other threads: the lock's own state is not uniform
+     * across the algorithms; a write try tells */
+    pl_rwrec_t *r = pl_rw_rec_get();
+    bool free_ = pl_rw->wt(&b->lk, &r->ctx);
+    if (free_)
+        pl_rw->wr(&b->lk, &r->ctx);
+    pl_rw_rec_put(r);
+    return !free_;
+}
+
+/* Destroy: the block goes back into the pool unless its lock is still held
+ * (POSIX leaves destroying a held rwlock undefined; glibc lets the memory
+ * be initialised again and used, as glibc's tst-rwlock6 does: write-lock,
+ * destroy, init, write-lock).  A held block is retired, never reused: one
+ * block left to the holders, where reusing it would hand the next rwlock a
+ * lock that is taken. */
 PL_EXPORT int pl_rwlock_destroy(pthread_rwlock_t *rw)
 {
     if (CLOF_UNLIKELY(pl_prof_track))
@@ -904,7 +929,7 @@ PL_EXPORT int pl_rwlock_destroy(pthread_rwlock_t *rw)
     if (!pl_rw_ready() || pl_rw_is_glibcs(rw))
         return pl_rwreal.destroy ? pl_rwreal.destroy(rw) : 0;
     pl_rwblk_t *b = clof_atomicptr_xchg(pl_rw_slot(rw), NULL);
-    if (b != NULL) {
+    if (b != NULL && !pl_rw_blk_held(b)) {
         pl_rw_glock_acquire();
         b->next_free = pl_rw_free_blks;
         pl_rw_free_blks = b;
@@ -1153,19 +1178,5 @@ PL_EXPORT int clof_preload_rwlock_held(const pthread_rwlock_t *rw)
     if (!pl_rw_ready() || pl_rw_is_glibcs(rw))
         return 0;
     pl_rwblk_t *b = clof_atomicptr_read_acq(pl_rw_slot((pthread_rwlock_t *)(uintptr_t)rw));
-    if (b == NULL)
-        return 0;
-    if (clof_atomic32_read_rlx(&b->wowner) != 0)
-        return 1;
-    for (pl_rwrec_t *r = pl_rwt.held; r != NULL; r = r->next)
-        if (r->blk == b)
-            return 1;
-    /* read holds of other threads: the lock's own state is not uniform
-     * across the algorithms; a write try tells */
-    pl_rwrec_t *r = pl_rw_rec_get();
-    bool free_ = pl_rw->wt(&b->lk, &r->ctx);
-    if (free_)
-        pl_rw->wr(&b->lk, &r->ctx);
-    pl_rw_rec_put(r);
-    return free_ ? 0 : 1;
+    return b != NULL && pl_rw_blk_held(b) ? 1 : 0;
 }

@@ -25,7 +25,8 @@
  *              initializer): while a writer waits, tryrdlock is EBUSY
  *   pshared    a process-shared rwlock is glibc's (not held through clof),
  *              and works between a parent and a child
- *   lifetimes  10^4 init/use/destroy cycles (blocks reused), 100 threads
+ *   lifetimes  10^4 init/use/destroy cycles (blocks reused), 100 threads;
+ *              destroyed while held, initialised again: free
  *   oldabi     the __pthread_rwlock_* of glibc < 2.34 (dlvsym, base
  *              version) reach the library
  *   rt         SCHED_FIFO threads: no reader enters while a writer of higher
@@ -609,6 +610,31 @@ static void test_lifetimes(void)
 {
     for (int r = 0; r < 25; r++)
         run(life_thread, 4); /* 100 threads, 10^4 lifetimes */
+    /* destroyed while held (write, then read), initialised again at the same
+     * address and locked: glibc allows it (its tst-rwlock6 relies on it);
+     * the lock of the new rwlock must be free */
+    for (int mode = 0; mode < 2; mode++) {
+        for (int i = 0; i < 3; i++) {
+            pthread_rwlock_t l;
+            CLOF_TEST_CHECK(pthread_rwlock_init(&l, NULL) == 0, "init");
+            if (mode == 0)
+                CLOF_TEST_CHECK(pthread_rwlock_wrlock(&l) == 0, "wrlock");
+            else
+                CLOF_TEST_CHECK(pthread_rwlock_rdlock(&l) == 0, "rdlock");
+            CLOF_TEST_CHECK(pthread_rwlock_destroy(&l) == 0, "destroy held");
+            CLOF_TEST_CHECK(pthread_rwlock_init(&l, NULL) == 0, "init again");
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_sec += 2;
+            int e = pthread_rwlock_timedwrlock(&l, &ts);
+            CLOF_TEST_CHECK(e == 0, mode == 0 ? "destroyed while write-held, initialised again: "
+                                                "timedwrlock fails"
+                                              : "destroyed while read-held, initialised again: "
+                                                "timedwrlock fails");
+            CLOF_TEST_CHECK(pthread_rwlock_unlock(&l) == 0, "unlock");
+            CLOF_TEST_CHECK(pthread_rwlock_destroy(&l) == 0, "destroy");
+        }
+    }
 }
 
 static void test_oldabi(void)

@@ -22,6 +22,11 @@ export topo_asl EMU
 setting_env() {
   case $1 in
     glibc) echo "" ;;
+    *+*) # MUTEX+RWLOCK: a mutex setting with an rwlock setting's CLOF_RWLOCK
+      local m r
+      m=$(setting_env "${1%%+*}") && r=$(setting_env "${1#*+}") || return 1
+      [[ $m == *CLOF_EMULATE=* ]] && r=${r/CLOF_EMULATE=$EMU/}
+      echo "${m/CLOF_RWLOCK=glibc/} $r" | tr -s ' ' ;;
     wpref:*) setting_env "${1#wpref:}" ;;
     mcs|ticket|clh|tas|ttas|bo|ptl|hemlock|hemlock_ctr) echo "CLOF_LOCK=$1 CLOF_RWLOCK=glibc" ;;
     hmcs|cna|c-*|a-c-*|clof:*) echo "CLOF_LOCK=$1 CLOF_EMULATE=$EMU CLOF_RWLOCK=glibc" ;;
@@ -197,8 +202,12 @@ suite_command() {
     run) shift; cmd_run "$@" ;;
     check) shift; cmd_check "$@" ;;
     table) shift; cmd_table "$@" ;;
-    settings) # NAME run (a baseline) or NAME check, then the environment
-      for s in $BASELINES; do echo "$s run $(setting_env "$s")"; done
+    settings) # NAME run (a baseline some setting needs) or NAME check, then the environment
+      local b needed=" "
+      for s in $SETTINGS; do needed+="$(baseline_of "$s") "; done
+      for b in $BASELINES; do
+        [[ $needed == *" $b "* ]] && echo "$b run $(setting_env "$b")"
+      done
       for s in $SETTINGS; do echo "$s check $(setting_env "$s")"; done ;;
     *) sed -n "${USAGE_LINES}p" "$0" >&2; exit 2 ;;
   esac

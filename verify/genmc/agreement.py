@@ -73,7 +73,7 @@ for m, e in [("m1", "violation"), ("m2", "violation")]:
 row("a-c-bo-bo", "clients_numa.c", "vc_clients_numa", ["rc11"],
     ["-DGENMC_THREADS=2", "-DVC_MIN_ACQUIRED=2"])
 for c in ["rw.central", "rw.cohort.rp", "rw.cohort.wp", "rw.cohort.np",
-          "rw.bravo.cohort.wp"]:
+          "rw.bravo.cohort.rp", "rw.bravo.cohort.wp"]:
     row(c, "clients_rw.c", "vc_clients_rw", ["rc11"], ["-DGENMC_THREADS=2"])
 row("cr.mcs", "clients_cr.c", "vc_clients_cr", ["rc11"], ["-O1"])
 row("asl.mcs", "clients_asl.c", "vc_clients_asl", ["rc11"])

@@ -29,7 +29,7 @@ ticket-release-rlx|rc11 imm|clients_basic.c vc_clients_basic ticket||in=clof_tic
 acohort-fast-take-acquire|rc11|clients_timed.c vc_clients_timed a-c-bo-bo.timed.fast||in=clof_compose_fast_take_until_,kind=cmpxchg,from=acq,to=rlx|race
 mcs-link-relaxed|rc11 imm|clients_basic.c vc_clients_basic mcs||in=clof_mcs_enqueue_,kind=store,from=rel,to=rlx|Liveness
 rw-wactive-release|rc11|clients_rw.c vc_clients_rw rw.cohort.wp|-DGENMC_THREADS=2|in=clof_rw_writer_enter_until_,kind=store,from=seq_cst,to=rel|race
-bravo-rbias-relaxed|rc11|clients_rw.c vc_clients_rw rw.bravo.cohort.wp||in=clof_bravo_read_slow_done_,kind=store,from=rel,to=rlx|
+bravo-rbias-relaxed|rc11|clients_rw.c vc_clients_rw rw.bravo.cohort.rp||in=clof_bravo_read_slow_done_,kind=store,from=rel,to=rlx|
 rw-central-read-add-relaxed|rc11|clients_rw.c vc_clients_rw rw.central|-DGENMC_THREADS=2|in=clof_rw_central_arrive_,kind=fetch_add,from=acq,to=rlx|race
 clh-release-cas-rlx|rc11 imm|clients_basic.c vc_clients_basic clh||site=lock/clh.h:323,kind=cmpxchg,from=rel,to=rlx|race
 EOF
