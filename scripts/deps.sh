@@ -8,7 +8,10 @@ pkgs=(cmake ninja-build gcc g++ clang libclang-rt-14-dev llvm-14 valgrind libck-
       libleveldb-dev libsnappy-dev kyotocabinet-utils libkyotocabinet-dev
       memcached libmemcached-tools spin relacy-dev
       gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-      gdb-multiarch man-db glibc-source)
+      gdb-multiarch man-db glibc-source libpython3.11-testsuite stress-ng perl)
+# the runtimes of tests/runtimes, where the machine has none of its own
+command -v java >/dev/null || pkgs+=(default-jre-headless)
+command -v node >/dev/null || pkgs+=(nodejs)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
