@@ -58,8 +58,9 @@ static const vc_bug_t vc_bugs[] = {
      "BRAVO whose slow reader biases the lock again (rbias = 1) with a relaxed "
      "store: a fast reader that finds the bias is not ordered after the last "
      "writer's section and reads stale data (the shipped bug until "
-     "2026-11-25); caught under C11 at once, after the shipped client's 3-minute "
-     "C11 run (not in CI); no Relacy client",
+     "2026-11-25); caught under C11 at once (BRAVO over C-RW-RP: 248 "
+     "executions), after the shipped client's C11 run (minutes: not in CI); no "
+     "Relacy client",
      VC_STORE, VC_REL, VC_RLX, NULL, "clof_bravo_read_slow_done_", 1},
     {"rw-central-read-add-relaxed", "rw.central",
      "rw-central whose reader enters with a relaxed fetch-and-add instead of "
