@@ -163,29 +163,6 @@ cmd_refusal() {
        "runs glibc's mutexes, and test_join_nondaemon_on_shutdown, which wants a child's stderr empty, fails on that line"
 }
 
-# walls OUT: wall seconds per module under each setting, and against glibc's
-cmd_walls() {
-  out=$1
-  local s f
-  [ -f "$out/res/glibc" ] || { echo "$SUITE: $out/res/glibc missing" >&2; exit 2; }
-  printf '| module | glibc |'
-  for s in $SETTINGS $MORE_SETTINGS; do [ -f "$out/res/${s//[:\/]/_}" ] && printf ' `%s` |' "$s"; done
-  echo
-  printf '| --- | ---: |'
-  for s in $SETTINGS $MORE_SETTINGS; do [ -f "$out/res/${s//[:\/]/_}" ] && printf ' ---: |'; done
-  echo
-  local t g
-  while read -r t _ g; do
-    printf '| %s | %s s |' "$t" "$g"
-    for s in $SETTINGS $MORE_SETTINGS; do
-      f="$out/res/${s//[:\/]/_}"
-      [ -f "$f" ] || continue
-      awk -v t="$t" -v g="$g" '$1 == t { printf " %s s (%.2fx)%s |", $3, (g > 0 ? $3 / g : 0), ($2 == "PASS" ? "" : " " $2) }' "$f"
-    done
-    echo
-  done <"$out/res/glibc"
-}
-
 cmd_all() {
   local lib=$2
   out=$1
@@ -204,6 +181,5 @@ case ${1:-} in
   build) shift; cmd_build "$@" ;;
   all) shift; cmd_all "$@" ;;
   refusal) shift; cmd_refusal "$@" ;;
-  walls) shift; cmd_walls "$@" ;;
   *) suite_command "$@" ;;
 esac

@@ -203,12 +203,6 @@ cmd_build() {
        "($(wc -l <"$out/left-out") left out: glibc_suite.sh left-out $out; support/: $(wc -l <"$out/support.bad") files not built)"
 }
 
-cmd_left_out() {
-  out=$1
-  [ -f "$out/left-out" ] || { echo "$SUITE: $out/left-out missing (build first)" >&2; exit 2; }
-  sed 's/^/- /' "$out/left-out"
-}
-
 # all OUT CC LIB: build, the baselines, every setting, the table
 cmd_all() {
   local cc=$2 lib=$3
@@ -221,7 +215,6 @@ cmd_all() {
 case ${1:-} in
   build) shift; cmd_build "$@" ;;
   all) shift; cmd_all "$@" ;;
-  left-out) shift; cmd_left_out "$@" ;;
   tarball) t=$(glibc_tarball); echo "$t"; [ -f "$t" ] || exit 77 ;;
   *) suite_command "$@" ;;
 esac

@@ -183,6 +183,40 @@ cmd_table() {
 }
 
 
+# left-out OUT: the tests a suite's build left out, and why
+cmd_left_out() {
+  out=$1
+  [ -f "$out/left-out" ] || { echo "$SUITE: $out/left-out missing (build first)" >&2; exit 2; }
+  sed 's/^/- /' "$out/left-out"
+}
+
+# walls OUT: setting x test, result and wall seconds with the ratio to
+# glibc's (a markdown table; the runtimes' and CPython's suites)
+cmd_walls() {
+  out=$1
+  [ -f "$out/res/glibc" ] || { echo "$SUITE: $out/res/glibc missing" >&2; exit 2; }
+  local s f progs
+  progs=$(awk '{ print $1 }' "$out/res/glibc" | tr '\n' ' ')
+  printf '| setting |'; printf ' %s |' $progs; echo
+  printf '| --- |'; for s in $progs; do printf ' --- |'; done; echo
+  for s in $BASELINES $SETTINGS $MORE_SETTINGS; do
+    f="$out/res/${s//[:\/]/_}"
+    [ -f "$f" ] || continue
+    awk -v s="$s" -v progs="$progs" 'NR == FNR { g[$1] = $3; next } { r[$1] = $2; w[$1] = $3 }
+      END {
+        n = split(progs, p, " ")
+        printf "| `%s` |", s
+        for (i = 1; i <= n; i++) {
+          if (!(p[i] in r)) { printf " - |"; continue }
+          ratio = g[p[i]] > 0 ? sprintf(" (%.1fx)", w[p[i]] / g[p[i]]) : ""
+          printf " %s %.1f s%s |", r[p[i]], w[p[i]], s == "glibc" ? "" : ratio
+        }
+        print ""
+      }' "$out/res/glibc" "$f"
+  done
+}
+
+
 # every setting after the baselines, then the table (a suite's `all`, after
 # its build): JOBS programs at once; returns 1 if a check failed
 run_all_settings() {
@@ -202,6 +236,8 @@ suite_command() {
     run) shift; cmd_run "$@" ;;
     check) shift; cmd_check "$@" ;;
     table) shift; cmd_table "$@" ;;
+    left-out) shift; cmd_left_out "$@" ;;
+    walls) shift; cmd_walls "$@" ;;
     settings) # NAME run (a baseline some setting needs) or NAME check, then the environment
       local b needed=" "
       for s in $SETTINGS; do needed+="$(baseline_of "$s") "; done

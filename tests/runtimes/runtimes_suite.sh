@@ -173,38 +173,6 @@ cmd_build() {
        "($(wc -l <"$out/left-out") left out: runtimes_suite.sh left-out $out)"
 }
 
-cmd_left_out() {
-  out=$1
-  [ -f "$out/left-out" ] || { echo "$SUITE: $out/left-out missing (build first)" >&2; exit 2; }
-  sed 's/^/- /' "$out/left-out"
-}
-
-# walls OUT: program x setting, result and wall seconds with the ratio to
-# glibc's (a markdown table)
-cmd_walls() {
-  out=$1
-  [ -f "$out/res/glibc" ] || { echo "$SUITE: $out/res/glibc missing" >&2; exit 2; }
-  local s f progs
-  progs=$(awk '{ print $1 }' "$out/res/glibc" | tr '\n' ' ')
-  printf '| setting |'; printf ' %s |' $progs; echo
-  printf '| --- |'; for s in $progs; do printf ' --- |'; done; echo
-  for s in $BASELINES $SETTINGS $MORE_SETTINGS; do
-    f="$out/res/${s//[:\/]/_}"
-    [ -f "$f" ] || continue
-    awk -v s="$s" -v progs="$progs" 'NR == FNR { g[$1] = $3; next } { r[$1] = $2; w[$1] = $3 }
-      END {
-        n = split(progs, p, " ")
-        printf "| `%s` |", s
-        for (i = 1; i <= n; i++) {
-          if (!(p[i] in r)) { printf " - |"; continue }
-          ratio = g[p[i]] > 0 ? sprintf(" (%.1fx)", w[p[i]] / g[p[i]]) : ""
-          printf " %s %.1f s%s |", r[p[i]], w[p[i]], s == "glibc" ? "" : ratio
-        }
-        print ""
-      }' "$out/res/glibc" "$f"
-  done
-}
-
 # all OUT LIB: build, glibc, every setting (one program at a time: the wall
 # times are compared), the tables
 cmd_all() {
@@ -220,8 +188,6 @@ cmd_all() {
 case ${1:-} in
   build) shift; cmd_build "$@" ;;
   all) shift; cmd_all "$@" ;;
-  walls) shift; cmd_walls "$@" ;;
-  left-out) shift; cmd_left_out "$@" ;;
   present) for t in $PROGRAMS; do st=$(runtime_state "$t"); [ "$st" != "$t" ] || echo "$t"; done |
              grep . || { echo "none of the runtimes ($PROGRAMS) is installed"; exit 77; } ;;
   *) suite_command "$@" ;;
