@@ -6,7 +6,7 @@ set -euo pipefail
 pkgs=(cmake ninja-build gcc g++ clang libclang-rt-14-dev llvm-14 valgrind libck-dev
       hwloc-nox pkg-config python3 python3-matplotlib python3-numpy binutils
       libleveldb-dev libsnappy-dev kyotocabinet-utils libkyotocabinet-dev
-      memcached libmemcached-tools spin relacy-dev
+      memcached libmemcached-tools spin relacy-dev doxygen
       gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
       gdb-multiarch man-db glibc-source libpython3.11-testsuite stress-ng perl)
 # the runtimes of tests/runtimes, where the machine has none of its own

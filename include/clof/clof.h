@@ -23,9 +23,16 @@
  * (their out-of-line slow paths call into libclof).  The preload library's
  * introspection header (src/preload/clof_preload.h) is not installed.
  */
+/** \file
+ * The umbrella header of the header-only part: the atomics, the waiting
+ * policy and every basic lock (lock/list.h), plus libclof's version calls.
+ * The layers that need libclof (topology.h, compose.h, the NUMA-aware
+ * locks, rw.h...) are included by name; the comment at the top of the
+ * header lists the stack. */
 #ifndef CLOF_CLOF_H
 #define CLOF_CLOF_H
 
+/** The version of these headers. */
 #define CLOF_VERSION_STRING "0.1.0"
 
 #include <clof/atomic.h>
@@ -39,7 +46,9 @@ extern "C" {
 #endif
 
 /* libclof */
+/** The version of the linked libclof (its CLOF_VERSION_STRING). */
 const char *clof_version(void);
+/** The waiting policy libclof was built with: "spin-park" or "spin". */
 const char *clof_wait_policy(void); /* "spin-park" or "spin" */
 
 #ifdef __cplusplus

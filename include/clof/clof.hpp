@@ -30,6 +30,20 @@
  * Relaxed orders: none here; every access to the lock is the C lock's, and
  * the owner's context pointer is ordered by the lock itself.
  */
+/** \file
+ * clof locks as C++ mutexes (C++17): any clof lock as a class with lock(),
+ * try_lock() and unlock() (the standard's Lockable), for std::lock_guard,
+ * std::unique_lock and std::scoped_lock.
+ *
+ *     clof::mcs_mutex m;                        // a basic lock: header-only
+ *     { std::lock_guard<clof::mcs_mutex> g(m); ... }
+ *
+ *     CLOF_COMPOSE(tkt_mcs, ticket, mcs)         // a composition: libclof
+ *     using tkt_mcs_mutex = CLOF_CXX_COMPOSED_MUTEX(tkt_mcs);
+ *
+ * A mutex takes each acquisition's context from a per-thread free list;
+ * the comment at the top of the header explains the contexts and the cost.
+ */
 #ifndef CLOF_CLOF_HPP
 #define CLOF_CLOF_HPP
 
@@ -38,6 +52,7 @@
 #include <mutex>
 #include <new>
 
+/** The C++ side of clof: its locks as mutexes (clof.hpp). */
 namespace clof {
 namespace detail {
 
@@ -111,30 +126,46 @@ template <typename Ctx> class ctx_pool {
 
 } // namespace detail
 
-/* Any clof lock as a C++ mutex.  Destroy (compositions, HMCS: their tree)
- * runs in the destructor when given. */
+/** Any clof lock as a C++ mutex (Lockable): lock(), try_lock(), unlock().
+ * Destroy (compositions, HMCS: their tree) runs in the destructor when
+ * given.  As std::mutex: unlocked by the thread that locked it, not
+ * recursive, not movable.  CLOF_CXX_MUTEX and CLOF_CXX_COMPOSED_MUTEX spell
+ * the arguments of a clof lock.
+ * \tparam Lock       the lock type, clof_NAME_t
+ * \tparam Ctx        its context type, clof_NAME_ctx_t
+ * \tparam Init       clof_NAME_init
+ * \tparam Acquire    clof_NAME_acquire
+ * \tparam TryAcquire clof_NAME_tryacquire
+ * \tparam Release    clof_NAME_release
+ * \tparam Destroy    clof_NAME_destroy, or nullptr for a lock without one
+ */
 template <typename Lock, typename Ctx, void (*Init)(Lock *),
           void (*Acquire)(Lock *, Ctx *), bool (*TryAcquire)(Lock *, Ctx *),
           void (*Release)(Lock *, Ctx *), void (*Destroy)(Lock *) = nullptr>
 class basic_mutex {
   public:
-    using native_handle_type = Lock *;
+    using native_handle_type = Lock *; /**< the C lock */
 
+    /** An unlocked mutex (Init). */
     basic_mutex() noexcept { Init(&lock_); }
+    /** Destroy, when given (the lock must be unlocked). */
     ~basic_mutex()
     {
         if constexpr (Destroy != nullptr)
             Destroy(&lock_);
     }
-    basic_mutex(const basic_mutex &) = delete;
-    basic_mutex &operator=(const basic_mutex &) = delete;
+    basic_mutex(const basic_mutex &) = delete;            /**< not copyable */
+    basic_mutex &operator=(const basic_mutex &) = delete; /**< not copyable */
 
+    /** Acquire, waiting as the lock does; with a context from the calling
+     *  thread's free list, kept until unlock. */
     void lock()
     {
         Ctx *c = detail::ctx_pool<Ctx>::get();
         Acquire(&lock_, c);
         owner_ = c;
     }
+    /** Acquire if that needs no waiting: true when locked. */
     bool try_lock()
     {
         Ctx *c = detail::ctx_pool<Ctx>::get();
@@ -145,12 +176,14 @@ class basic_mutex {
         owner_ = c;
         return true;
     }
+    /** Release (the thread that locked it) and give the context back. */
     void unlock()
     {
         Ctx *c = owner_;
         Release(&lock_, c);
         detail::ctx_pool<Ctx>::put(c);
     }
+    /** The C lock, for the clof_NAME_* functions. */
     native_handle_type native_handle() noexcept { return &lock_; }
 
   private:
@@ -163,10 +196,14 @@ class basic_mutex {
 /* The mutex type of clof lock NAME (a basic lock or a lock declared with
  * the lock interface of lock.h), and of a composition or HMCS-style lock
  * with a tree to free (clof_NAME_destroy). */
+/** The clof::basic_mutex of the clof lock name: a basic lock or any lock
+ *  with the interface of lock.h and no tree to free. */
 #define CLOF_CXX_MUTEX(name)                                                   \
     ::clof::basic_mutex<clof_##name##_t, clof_##name##_ctx_t,                  \
                         clof_##name##_init, clof_##name##_acquire,             \
                         clof_##name##_tryacquire, clof_##name##_release>
+/** The clof::basic_mutex of a composition or HMCS-style lock name, whose
+ *  destructor frees the tree (clof_NAME_destroy). */
 #define CLOF_CXX_COMPOSED_MUTEX(name)                                          \
     ::clof::basic_mutex<clof_##name##_t, clof_##name##_ctx_t,                  \
                         clof_##name##_init, clof_##name##_acquire,             \
@@ -177,7 +214,11 @@ namespace clof {
 /* clof::tas_mutex, clof::mcs_mutex, clof::clh_mutex, clof::hemlock_mutex,
  * ... : every basic lock (lock/list.h). */
 #define CLOF_CXX_BASIC_(name, NAME) using name##_mutex = CLOF_CXX_MUTEX(name);
+/** \name The mutexes of the basic locks */
+/**@{*/
+/** The mutex of a basic lock: clof::NAME_mutex is CLOF_CXX_MUTEX(NAME). */
 CLOF_BASIC_LOCKS(CLOF_CXX_BASIC_)
+/**@}*/
 #undef CLOF_CXX_BASIC_
 } // namespace clof
 

@@ -149,6 +149,22 @@
  * TOPWAIT exactly when the system-level owner may be waiting (and may have
  * parked: the waking pair of wait.h).
  */
+/** \file
+ * The CLoF lock generator: a lock of 1 to 5 levels from one line.
+ *
+ * Any basic lock (lock/list.h) may sit at any level of the runtime
+ * topology:
+ *
+ *     CLOF_COMPOSE(clh_mcs_tkt, clh, mcs, ticket)
+ *
+ * declares clof_clh_mcs_tkt_t (CLH at the lowest level, MCS in the middle,
+ * ticket at the system level) with the interface of every clof lock
+ * (lock.h: init, acquire, tryacquire, release, has_waiters) plus init_topo,
+ * destroy and desc (see CLOF_COMPOSE).
+ * Link libclof (the topology).  The algorithm, the fast path, the memory
+ * orders and how the generator is built: the comment at the top of the
+ * header.  Its tables and generic code (clof_cmp_*) are internal.
+ */
 #ifndef CLOF_COMPOSE_H
 #define CLOF_COMPOSE_H
 
@@ -160,7 +176,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* FIFO fairness of the basic locks, for a composition's descriptor */
+/** \name Fairness of the basic locks by name */
+/**@{*/
+/** Whether the basic lock of this name is FIFO (its CLOF_NAME_FAIR), for
+ *  a composition's descriptor. */
 #define CLOF_FAIR_tas CLOF_TAS_FAIR
 #define CLOF_FAIR_ttas CLOF_TTAS_FAIR
 #define CLOF_FAIR_bo CLOF_BO_FAIR
@@ -170,6 +189,7 @@
 #define CLOF_FAIR_clh CLOF_CLH_FAIR
 #define CLOF_FAIR_hemlock CLOF_HEMLOCK_FAIR
 #define CLOF_FAIR_hemlock_ctr CLOF_HEMLOCK_CTR_FAIR
+/**@}*/
 
 /* generated functions: a declared lock need not use all of them */
 #define CLOF_GEN_ static inline __attribute__((unused))
@@ -906,6 +926,8 @@ CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
 
 /* Recycling of trees: CLOF_COMPOSE_TREE_REUSE / _RETIRE, hier/levels.h. */
 
+/** Static initializer of an unlocked composed lock: its tree is built at
+ *  the first use, over the process topology (clof_topology). */
 #define CLOF_COMPOSED_INITIALIZER {CLOF_CMP_TREEP_INIT_}
 
 /* ---- depths 1..5 (arguments from the system level down) ---- */
@@ -952,30 +974,60 @@ CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
     CLOF_LOCK_5_(N, P, B4, B3, B2, B1, B0)
 
 #define CLOF_CMP_PICK_(_1, _2, _3, _4, _5, M, ...) M
-/* CLOF_COMPOSE(name, lowest_lock, ..., system_lock): 1 to 5 basic locks,
- * listed in the order of the composition's name (the paper's: lowest level
- * first), e.g. CLOF_COMPOSE(tkt_mcs_clh, ticket, mcs, clh) is tkt-mcs-clh:
- * ticket at the lowest level, CLH at the system level. */
+/** Declare the composed lock N of 1 to 5 basic locks, the lowest level's
+ * first.
+ *
+ * CLOF_COMPOSE(name, lowest_lock, ..., system_lock) lists the basic locks
+ * in the order of the composition's name (the paper's: lowest level
+ * first); CLOF_COMPOSE(tkt_mcs_clh, ticket, mcs, clh) is tkt-mcs-clh:
+ * ticket at the lowest level, CLH at the system level.
+ *
+ * It declares, for N = name:
+ *   - clof_N_t, the lock: all-zero bytes (CLOF_COMPOSED_INITIALIZER) are an
+ *     unlocked lock whose tree is built at the first use over the process
+ *     topology (clof_topology());
+ *   - clof_N_ctx_t, the per-acquisition context (valid when zero-filled);
+ *   - the interface of every clof lock (lock.h): void clof_N_init(clof_N_t *),
+ *     void clof_N_acquire(clof_N_t *, clof_N_ctx_t *), bool
+ *     clof_N_tryacquire(...), void clof_N_release(...), bool
+ *     clof_N_has_waiters(...);
+ *   - int clof_N_init_topo(l, t, levels): build the tree of l over the
+ *     topology t now, on the levels given (n ascending level indices, the
+ *     last the system level) or, with levels NULL, on the n-1 lowest
+ *     levels and the system level; 0, or -1 when the levels do not fit t
+ *     or memory is short;
+ *   - void clof_N_destroy(clof_N_t *): free the tree (the lock is all-zero
+ *     again);
+ *   - clof_lock_desc_t clof_N_desc(void): its descriptor (lock.h).
+ *
+ * The numa/cohort.h and rw/list.h pages show such declarations. */
 #define CLOF_COMPOSE(N, ...)                                                   \
     CLOF_CMP_PICK_(__VA_ARGS__, CLOF_COMPOSE_5_, CLOF_COMPOSE_4_,              \
                    CLOF_COMPOSE_3_, CLOF_COMPOSE_2_, CLOF_COMPOSE_1_,          \
                    none)(N, NULL, __VA_ARGS__)
-/* The same, preferring the hierarchy levels whose kinds the array P (of
- * clof_level_kind_t, n entries, lowest first, system last) names; when the
- * hierarchy lacks one of them the default choice applies.  The cohort locks
+/** CLOF_COMPOSE on preferred levels.
+ *
+ * As CLOF_COMPOSE, preferring the hierarchy levels whose kinds the array P
+ * (of clof_level_kind_t, n entries, lowest first, system last) names; when
+ * the hierarchy lacks one of them the default choice applies.  The cohort locks
  * use it to sit on the NUMA level. */
 #define CLOF_COMPOSE_ON(N, P, ...)                                             \
     CLOF_CMP_PICK_(__VA_ARGS__, CLOF_COMPOSE_5_, CLOF_COMPOSE_4_,              \
                    CLOF_COMPOSE_3_, CLOF_COMPOSE_2_, CLOF_COMPOSE_1_,          \
                    none)(N, P, __VA_ARGS__)
 
-/* The old spelling, kept working: CLOF_LOCK(name, system_lock, ...,
- * lowest_lock) lists the levels from the system level down (the reverse of
- * the name); CLOF_LOCK_ON likewise.  New code: CLOF_COMPOSE.  (CLOF_LOCK is
- * also the preload library's environment variable, unrelated to this.) */
+/** The old spelling of CLOF_COMPOSE: the basic locks from the system level
+ * down.
+ *
+ * CLOF_LOCK(name, system_lock, ..., lowest_lock) lists the levels from the
+ * system level down (the reverse of the name); CLOF_LOCK_ON likewise.
+ * New code: CLOF_COMPOSE.  (CLOF_LOCK is also the preload library's
+ * environment variable, unrelated to this.) */
 #define CLOF_LOCK(N, ...)                                                      \
     CLOF_CMP_PICK_(__VA_ARGS__, CLOF_LOCK_5_, CLOF_LOCK_4_, CLOF_LOCK_3_,      \
                    CLOF_LOCK_2_, CLOF_LOCK_1_, none)(N, NULL, __VA_ARGS__)
+/** The old spelling of CLOF_COMPOSE_ON: the levels from the system level
+ *  down. */
 #define CLOF_LOCK_ON(N, P, ...)                                                \
     CLOF_CMP_PICK_(__VA_ARGS__, CLOF_LOCK_5_, CLOF_LOCK_4_, CLOF_LOCK_3_,      \
                    CLOF_LOCK_2_, CLOF_LOCK_1_, none)(N, P, __VA_ARGS__)

@@ -38,21 +38,39 @@
  *   - every wait goes through wait.h; every store a waiter may sleep on is a
  *     waking write.
  */
+/**
+ * \file
+ * The one lock interface, and the lock descriptor.
+ *
+ * Every clof lock NAME, basic or composed, has the type clof_NAME_t, the
+ * per-acquisition context clof_NAME_ctx_t (valid when zero-filled), the
+ * static initializer CLOF_NAME_INITIALIZER and the functions
+ * clof_NAME_init, clof_NAME_acquire, clof_NAME_tryacquire,
+ * clof_NAME_release and clof_NAME_has_waiters (clof_mcs_acquire is MCS's),
+ * with the compile-time properties CLOF_NAME_FAIR, CLOF_NAME_NATIVE_HW,
+ * CLOF_NAME_ZERO_INIT and CLOF_NAME_THREAD_OBLIVIOUS.  Release and
+ * has_waiters are called by the owner only, with the context of its
+ * acquisition; a context serves one acquisition at a time.  The comment at
+ * the top of the header (see its source) has the whole contract.
+ */
 #ifndef CLOF_LOCK_H
 #define CLOF_LOCK_H
 
 #include <clof/await.h>
 
+/** A lock's properties at run time, as CLOF_LOCK_DESC collects them. */
 typedef struct {
-    const char *name;      /* the short name used on command lines */
-    bool fair;             /* FIFO */
-    bool native_has_waiters;
-    bool zero_init;        /* all-zero bytes are an unlocked lock */
-    bool thread_oblivious; /* release from another thread with the context */
-    size_t lock_size;      /* sizeof(clof_<name>_t) */
-    size_t ctx_size;       /* sizeof(clof_<name>_ctx_t) */
+    const char *name;      /**< the short name used on command lines */
+    bool fair;             /**< FIFO admission (CLOF_NAME_FAIR) */
+    bool native_has_waiters; /**< has_waiters exact from the lock state alone */
+    bool zero_init;        /**< all-zero bytes are an unlocked lock */
+    bool thread_oblivious; /**< release from another thread with the context */
+    size_t lock_size;      /**< sizeof(clof_NAME_t) */
+    size_t ctx_size;       /**< sizeof(clof_NAME_ctx_t) */
 } clof_lock_desc_t;
 
+/** The clof_lock_desc_t of the lock clof_name_t, whose constants are
+ *  CLOF_NAME_* (a static initializer): CLOF_LOCK_DESC(mcs, MCS). */
 #define CLOF_LOCK_DESC(name, NAME)                                             \
     {                                                                          \
         #name, CLOF_##NAME##_FAIR, CLOF_##NAME##_NATIVE_HW,                    \
@@ -60,7 +78,7 @@ typedef struct {
             sizeof(clof_##name##_t), sizeof(clof_##name##_ctx_t)               \
     }
 
-/* The context of a context-free lock. */
+/** The context of a context-free lock (TAS, ticket...): one unused byte. */
 typedef struct {
     char unused_;
 } clof_noctx_t;

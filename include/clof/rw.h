@@ -62,39 +62,66 @@
  * a single counter) is the lowest level of the hierarchy at or above the one
  * asked for; on a machine without it, the system level (one slot).
  */
+/** \file
+ * The reader-writer lock interface, and the parts every RW lock shares: the
+ * preference, the distributed reader indicator, the polled timed wait.
+ *
+ * Every clof RW lock NAME (rw/central.h, rw/cohort.h, rw/bravo.h; the
+ * declared ones: rw/list.h) has clof_NAME_t (all-zero bytes: an unlocked
+ * lock preferring readers), clof_NAME_ctx_t (valid when zero-filled) and
+ * the functions clof_NAME_init(l, pref), clof_NAME_set_pref(l, pref) and,
+ * for readers, clof_NAME_read_acquire(l, c), clof_NAME_read_tryacquire(l,
+ * c), clof_NAME_read_acquire_until(l, c, deadline_ns) and
+ * clof_NAME_read_release(l, c); for writers the same with write.
+ * Deadlines are on the clof_now_ns clock (CLOF_DEADLINE_NONE: never; 0: try
+ * once); a timed or tried acquisition that fails holds nothing.  The
+ * comment at the top of the header has the rules and the preferences in
+ * full.
+ */
 #ifndef CLOF_RW_H
 #define CLOF_RW_H
 
 #include <clof/lock.h>
 #include <clof/topology.h>
 
+/** The preference of an RW lock, chosen per instance at init (see the
+ *  comment at the top of the header). */
 enum {
+    /** readers enter while writers wait (the zero lock; glibc's default) */
     CLOF_RW_PREF_READER = 0,
+    /** an arriving reader waits while a writer holds or waits */
     CLOF_RW_PREF_WRITER = 1,
+    /** readers and writers in arrival order, through the writer lock */
     CLOF_RW_PREF_NEUTRAL = 2,
 };
 
-/* Indicator granularity (clof_rw_ind_t.level); 0 = per NUMA node. */
+/** The granularity of a lock's reader indicator, chosen at init; 0 = per
+ *  NUMA node. */
 enum {
-    CLOF_RW_LEVEL_NUMA = 0,
-    CLOF_RW_LEVEL_CACHE = 1,
-    CLOF_RW_LEVEL_NONE = 2,
+    CLOF_RW_LEVEL_NUMA = 0,  /**< a counter per NUMA node */
+    CLOF_RW_LEVEL_CACHE = 1, /**< a counter per cache group */
+    CLOF_RW_LEVEL_NONE = 2,  /**< a single counter */
 };
 
 #ifndef CLOF_RW_SLOTS
+/** Counters of a reader indicator (define it before the include to change
+ *  it). */
 #define CLOF_RW_SLOTS 8u /* counters of a reader indicator */
 #endif
 
+/** One counter of a reader indicator (a cache line). */
 typedef struct {
-    clof_atomic32_t n;
-    /* writers waiting for n to reach 0 (spin-park only: a departing reader
+    clof_atomic32_t n; /**< readers inside that registered here */
+    /** writers waiting for n to reach 0 (spin-park only: a departing reader
      * that takes n to 0 looks for parked writers only when it is not 0) */
     clof_atomic32_t wwait;
     char pad_[CLOF_CACHELINE - 2 * sizeof(clof_atomic32_t)];
 } CLOF_CACHE_ALIGNED clof_rw_slot_t;
 
+/** The distributed reader indicator: CLOF_RW_SLOTS counters, empty when
+ *  every counter is 0. */
 typedef struct {
-    clof_rw_slot_t slot[CLOF_RW_SLOTS];
+    clof_rw_slot_t slot[CLOF_RW_SLOTS]; /**< a reader's: its cohort mod SLOTS */
 } clof_rw_ind_t;
 
 /* The slot of the calling thread's cpu for an indicator of level `level`.
@@ -102,7 +129,7 @@ typedef struct {
  * define first to a cheaper equivalent (the preload library caches the
  * answer per thread and cpu): any slot is correct, the right one is only
  * more local. */
-/* The level of topology t whose cohorts an indicator of level `level`
+/** The level of topology t whose cohorts an indicator of level `level`
  * (not CLOF_RW_LEVEL_NONE) counts by: the lowest at or above the one asked
  * for, the system level on a machine without it. */
 static inline uint32_t clof_rw_topo_level(const clof_topology_t *t, uint32_t level)
@@ -115,7 +142,7 @@ static inline uint32_t clof_rw_topo_level(const clof_topology_t *t, uint32_t lev
     return l;
 }
 
-/* True when every cpu of t has slot 0 at `level` (one cohort there): a
+/** True when every cpu of t has slot 0 at `level` (one cohort there): a
  * reader then needs no cpu lookup. */
 static inline bool clof_rw_one_slot(const clof_topology_t *t, uint32_t level)
 {
@@ -123,6 +150,9 @@ static inline bool clof_rw_one_slot(const clof_topology_t *t, uint32_t level)
            clof_topo_ncohorts(t, clof_rw_topo_level(t, level)) == 1;
 }
 
+/** The indicator slot of the calling thread's cpu for an indicator of
+ *  level `level` (CLOF_RW_LEVEL_*): its cohort there, modulo
+ *  CLOF_RW_SLOTS. */
 static inline uint32_t clof_rw_slot_of(uint32_t level)
 {
     if (level == CLOF_RW_LEVEL_NONE)
@@ -133,6 +163,8 @@ static inline uint32_t clof_rw_slot_of(uint32_t level)
 }
 
 #ifndef CLOF_RW_SLOT_OF
+/** The slot function the locks call (a hook: any slot is correct; the
+ *  default is clof_rw_slot_of). */
 #define CLOF_RW_SLOT_OF(level) clof_rw_slot_of(level)
 #endif
 
@@ -156,7 +188,7 @@ static inline bool clof_rw_wait_change_until_(clof_wait_t *w, const clof_atomic3
     return clof_atomic32_wait_until(w, a, seen, deadline);
 }
 
-/* Arrive: a seq_cst increment.  It is the first half of the Dekker pair
+/** Arrive: a seq_cst increment.  It is the first half of the Dekker pair
  * with a writer's flag (the reader then reads the flag, the writer writes
  * the flag and then reads the counters): either the reader sees the writer
  * or the writer sees the reader.  Neutral locks order it by their writer
@@ -166,7 +198,7 @@ CLOF_INLINE void clof_rw_ind_arrive(clof_rw_ind_t *ri, uint32_t slot)
     clof_atomic32_inc(&ri->slot[slot].n);
 }
 
-/* Depart: a decrement with release order (the reader's critical section
+/** Depart: a decrement with release order (the reader's critical section
  * happens before the writer's acquire read of 0), seq_cst -- the waking
  * order -- when a writer may sleep on the counter; the reader that takes a
  * counter to 0 wakes a writer parked until it is 0.  Under spin-park it
@@ -188,7 +220,7 @@ CLOF_INLINE void clof_rw_ind_depart(clof_rw_ind_t *ri, uint32_t slot)
 #endif
 }
 
-/* Empty: every counter 0, read seq_cst (the second half of the Dekker
+/** Empty: every counter 0, read seq_cst (the second half of the Dekker
  * pair; also acquire: the departed readers' sections happen before). */
 static inline bool clof_rw_ind_empty(clof_rw_ind_t *ri)
 {
@@ -214,7 +246,7 @@ static inline void clof_rw_ind_wwait_(clof_rw_ind_t *ri, uint32_t i, int d)
 #endif
 }
 
-/* Wait until every counter has been seen 0 (each in turn; the caller has
+/** Wait until every counter has been seen 0 (each in turn; the caller has
  * made sure no new reader can stay: its flag is up or it holds the writer
  * lock that a neutral reader needs).  Acquire: each 0 read is of the
  * departing reader's release (or later). */
@@ -229,7 +261,7 @@ static inline void clof_rw_ind_await_empty(clof_rw_ind_t *ri)
     }
 }
 
-/* The same by a deadline: false when it passed first. */
+/** clof_rw_ind_await_empty by a deadline: false when it passed first. */
 static inline bool clof_rw_ind_await_empty_until(clof_rw_ind_t *ri,
                                                  uint64_t deadline)
 {
@@ -255,13 +287,15 @@ static inline bool clof_rw_ind_await_empty_until(clof_rw_ind_t *ri,
     return true;
 }
 
-/* An RW lock's operations as a table, typed void * (the lock, its
+/** An RW lock's operations as a table, typed void * (the lock, its
  * context): what a layer over any clof RW lock (rw/bravo.h) calls.  The
  * layer fills one with CLOF_RW_OPS_TABLE_(T, B) and passes it, constant,
  * to always-inlined functions, so every entry is a direct call, inlined in
  * turn (compose.h's scheme: no indirect call is left in an optimised
  * build; built with -O0 the calls through the table are real calls). */
 typedef struct {
+    /**@{*/
+    /** the lock's function of that name: clof_NAME_init... */
     void (*init)(void *l, uint32_t pref);
     void (*set_pref)(void *l, uint32_t pref);
     bool (*read_tryacquire)(void *l, void *c);
@@ -272,6 +306,7 @@ typedef struct {
     bool (*write_acquire_until)(void *l, void *c, uint64_t deadline);
     void (*write_acquire)(void *l, void *c);
     void (*write_release)(void *l, void *c);
+    /**@}*/
 } clof_rw_ops_t;
 
 /* The table T (a constant clof_rw_ops_t) of the RW lock clof_B_t, and its
@@ -314,6 +349,8 @@ typedef struct {
 #define CLOF_RW_GEN_ static inline __attribute__((unused))
 
 #ifndef CLOF_RW_POLL_NS
+/** The longest wait between two tries of a polled timed acquisition, in
+ *  ns (define it before the include to change it). */
 #define CLOF_RW_POLL_NS 1000000u /* 1 ms */
 #endif
 #define CLOF_RW_POLL_UNTIL_(try_expr, word, deadline)                          \

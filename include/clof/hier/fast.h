@@ -30,6 +30,11 @@
  *
  * Define CLOF_COMPOSE_NO_FAST_PATH for the papers' locks exactly.
  */
+/** \file
+ * The fast word of the hierarchical locks: one CAS when the lock is free, in
+ * front of the hierarchy (compose.h, "The fast path").  Internal to the
+ * hierarchical locks; define CLOF_COMPOSE_NO_FAST_PATH for the papers'
+ * locks exactly. */
 #ifndef CLOF_HIER_FAST_H
 #define CLOF_HIER_FAST_H
 
@@ -65,6 +70,8 @@ CLOF_INLINE void clof_compose_fast_release_(clof_atomic32_t *f)
  * as a run-time choice before including clof headers): everywhere else 0,
  * folded away. */
 #ifndef CLOF_FAST_MUTANT
+/** Whether the model checker's broken variant k of the fast path is on (a
+ *  hook for its regression clients; 0 everywhere else). */
 #define CLOF_FAST_MUTANT(k) 0
 #endif
 /* The system-level owner: take HELD, waiting for a fast owner to leave until

@@ -5,6 +5,11 @@
  * cohort above a cohort.  Used by the compositions (compose.h) and the
  * standalone HMCS (numa/hmcs.h) to build their trees.
  */
+/** \file
+ * A hierarchical lock's levels over the runtime topology, and the hooks an
+ * includer may define before including a hierarchical lock: where trees
+ * come from, the keep-local threshold, hand-over accounting, tree
+ * recycling. */
 #ifndef CLOF_HIER_LEVELS_H
 #define CLOF_HIER_LEVELS_H
 
@@ -18,18 +23,24 @@
  * library takes them from its reserve when malloc fails, and waits rather
  * than returning NULL). */
 #ifndef CLOF_TREE_ALLOC
+/** Allocate size bytes aligned to align for a lock's tree (a hook: the
+ *  default is aligned_alloc). */
 #define CLOF_TREE_ALLOC(align, size) aligned_alloc((align), (size))
+/** Free what CLOF_TREE_ALLOC gave (a hook, defined with it). */
 #define CLOF_TREE_FREE(p) free(p)
 #endif
 
 /* The keep-local threshold of every level (topology files may set their own). */
 #ifndef CLOF_COMPOSE_THRESHOLD
+/** The keep-local threshold of a level whose topology sets none. */
 #define CLOF_COMPOSE_THRESHOLD CLOF_TOPO_DEFAULT_THRESHOLD
 #endif
 
 /* Hook for handover accounting (bench): called by the owner after a full
  * acquire with the levels it had to take (0 = passed at the lowest level). */
 #ifndef CLOF_COMPOSE_ON_ACQUIRE
+/** Called by the owner after a full acquire with the levels it had to take
+ *  (a hook, for hand-over accounting; the default does nothing). */
 #define CLOF_COMPOSE_ON_ACQUIRE(levels_taken) ((void)0)
 #endif
 
@@ -97,7 +108,11 @@ static inline uint32_t clof_compose_parent_(const clof_topology_t *t,
  * the race to install itself.  By default there is no recycling: the lazy
  * build allocates. */
 #ifndef CLOF_COMPOSE_TREE_REUSE
+/** An idle tree of a destroyed lock of the same kind, or NULL (a hook: see
+ *  the header's comment on recycling; the default recycles nothing). */
 #define CLOF_COMPOSE_TREE_REUSE(kind) ((void)(kind), (void *)0)
+/** Take back a reused tree that lost the race to install itself (a hook,
+ *  defined with CLOF_COMPOSE_TREE_REUSE). */
 #define CLOF_COMPOSE_TREE_RETIRE(tr, kind) ((void)(tr), (void)(kind))
 #endif
 

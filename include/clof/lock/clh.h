@@ -112,36 +112,47 @@
  *   Verified together by `clof-verify --optimize clh` (C11, park mode too)
  *   and `clh.first-outside` (docs/verification.md).
  */
+/** \file
+ * CLH queue lock: FIFO; each waiter spins on its predecessor's node, and
+ * nodes move between contexts (see "Node lifetime" in the comment at the
+ * top of the header, with the algorithm, properties and memory orders). */
 #ifndef CLOF_LOCK_CLH_H
 #define CLOF_LOCK_CLH_H
 
 #include <clof/lock.h>
 
-#define CLOF_CLH_FAIR 1
-#define CLOF_CLH_NATIVE_HW 1
-#define CLOF_CLH_ZERO_INIT 1
-#define CLOF_CLH_THREAD_OBLIVIOUS 1
+#define CLOF_CLH_FAIR 1 /**< 1: FIFO admission (lock.h) */
+#define CLOF_CLH_NATIVE_HW 1 /**< 1: has_waiters exact from the lock state */
+#define CLOF_CLH_ZERO_INIT 1 /**< 1: all-zero bytes are an unlocked lock */
+#define CLOF_CLH_THREAD_OBLIVIOUS 1 /**< 1: release may run on another thread */
 
+/** A CLH queue node (a cache line). */
 typedef struct {
-    clof_atomic32_t locked; /* 1 while its owner holds or waits for the lock */
+    clof_atomic32_t locked; /**< 1 while its owner holds or waits for the lock */
 } CLOF_CACHE_ALIGNED clof_clh_node_t;
 
+/** CLH's context: the node in use, the predecessor's, and a node of its
+ *  own for the first acquisition. */
 typedef struct {
-    clof_clh_node_t *node; /* node for the next acquisition (NULL: own) */
-    clof_clh_node_t *pred; /* predecessor's node, taken over at release; its
+    clof_clh_node_t *node; /**< node for the next acquisition (NULL: own) */
+    clof_clh_node_t *pred; /**< predecessor's node, taken over at release; its
                               low bit: this acquisition did not wait (its
                               release may mark), clof_clh_may_mark_ */
-    clof_clh_node_t own;
+    clof_clh_node_t own;   /**< the context's first node */
 } CLOF_CACHE_ALIGNED clof_clh_ctx_t;
 
 #ifndef CLOF_CLH_FIRST_NODE
+/** The CLH lock: the tail and the initial node (an includer that defines
+ *  CLOF_CLH_FIRST_NODE() gives the first node from its pool instead). */
 typedef struct {
-    CLOF_ATOMICPTR(clof_clh_node_t) tail; /* NULL stands for &first */
-    clof_clh_node_t first;                /* the initial, unlocked node */
+    CLOF_ATOMICPTR(clof_clh_node_t) tail; /**< NULL stands for &first */
+    clof_clh_node_t first;                /**< the initial, unlocked node */
 } CLOF_CACHE_ALIGNED clof_clh_t;
 
+/** Static initializer of an unlocked CLH lock. */
 #define CLOF_CLH_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL), {CLOF_ATOMIC32_INIT(0)}}
 
+/** Initialise an unlocked CLH lock (all-zero bytes are one too). */
 static inline void clof_clh_init(clof_clh_t *l)
 {
     clof_atomicptr_write_rlx(&l->tail, (clof_clh_node_t *)NULL);
@@ -205,6 +216,8 @@ static inline bool clof_clh_may_mark_(const clof_clh_node_t *pred)
 /* The node the tail of an unlocked lock without waiters holds (NULL if the
  * lock was never acquired): nobody's but the lock's.  Whoever frees or
  * reuses the lock's memory may take it (the first node outside, above). */
+/** The node an idle lock's tail holds, NULL if l was never acquired:
+ * nobody's but the lock's, for whoever frees or reuses its memory. */
 static inline clof_clh_node_t *clof_clh_idle_node(clof_clh_t *l)
 {
     return clof_clh_unmark_(clof_atomicptr_read_rlx(&l->tail));
@@ -212,6 +225,7 @@ static inline clof_clh_node_t *clof_clh_idle_node(clof_clh_t *l)
 
 /* Whether the tail says free (empty, marked, or its node unlocked): true
  * of an unlocked lock without waiters, once its last release has returned. */
+/** Whether l is idle: unlocked, no waiter, its last release returned. */
 static inline bool clof_clh_idle(clof_clh_t *l)
 {
     clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
@@ -239,6 +253,9 @@ CLOF_SLOW void clof_clh_wait_(clof_clh_ctx_t *c, clof_clh_node_t *me,
     c->pred = pred; /* unmarked: it waited */
 }
 
+/** Acquire the CLH lock l, waiting until it is free (wait.h's policy:
+ * spin, yield, park).  c: this acquisition's context, kept until the
+ * release. */
 CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     clof_clh_node_t *me = clof_clh_mynode_(c);
@@ -290,6 +307,8 @@ CLOF_INLINE bool clof_clh_try_free_(clof_clh_t *l, clof_clh_ctx_t *c,
     return true;
 }
 
+/** Acquire the CLH lock l if that needs no waiting: true when it is
+ * held with context c, false (nothing held) otherwise. */
 CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
@@ -313,6 +332,7 @@ CLOF_INLINE bool clof_clh_tryacquire_quick_(clof_clh_t *l, clof_clh_ctx_t *c)
     return clof_clh_try_free_(l, c, t);
 }
 
+/** Release the CLH lock l, held by the caller with context c. */
 CLOF_INLINE void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     (void)l;
@@ -330,6 +350,8 @@ CLOF_INLINE void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
         clof_atomic32_wake(&me->locked, 0);
 }
 
+/** Whether a thread waits for the CLH lock l (for its owner, with its
+ * context c): the hint a composition's hand-over decision reads. */
 CLOF_INLINE bool clof_clh_has_waiters(clof_clh_t *l, clof_clh_ctx_t *c)
 {
     return clof_atomicptr_read_rlx(&l->tail) != c->node;

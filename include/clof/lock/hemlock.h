@@ -37,28 +37,36 @@
  *     hemlock` (C11, park mode too); on Armv8 CASAL -> CASA, on x86 the
  *     same LOCK CMPXCHG (docs/verify-optimize.md, "Relaxations adopted").
  */
+/** \file
+ * Hemlock: a FIFO queue of contexts with one word each.  Algorithm,
+ * properties and memory orders: the comment at the top of the header. */
 #ifndef CLOF_LOCK_HEMLOCK_H
 #define CLOF_LOCK_HEMLOCK_H
 
 #include <clof/lock.h>
 
-#define CLOF_HEMLOCK_FAIR 1
-#define CLOF_HEMLOCK_NATIVE_HW 1
-#define CLOF_HEMLOCK_ZERO_INIT 1
-#define CLOF_HEMLOCK_THREAD_OBLIVIOUS 1
+#define CLOF_HEMLOCK_FAIR 1 /**< 1: FIFO admission (lock.h) */
+#define CLOF_HEMLOCK_NATIVE_HW 1 /**< 1: has_waiters exact from the lock state */
+#define CLOF_HEMLOCK_ZERO_INIT 1 /**< 1: all-zero bytes are an unlocked lock */
+#define CLOF_HEMLOCK_THREAD_OBLIVIOUS 1 /**< 1: release may run on another thread */
 
 struct clof_hemlock;
 
+/** Hemlock's context: the grant word of one acquisition (a cache line). */
 typedef struct clof_hemlock_ctx {
-    CLOF_ATOMICPTR(struct clof_hemlock) grant; /* NULL whenever idle */
+    /** the lock handed to the successor; NULL whenever idle */
+    CLOF_ATOMICPTR(struct clof_hemlock) grant;
 } CLOF_CACHE_ALIGNED clof_hemlock_ctx_t;
 
+/** The Hemlock lock: the queue's tail (8 bytes). */
 typedef struct clof_hemlock {
-    CLOF_ATOMICPTR(clof_hemlock_ctx_t) tail;
+    CLOF_ATOMICPTR(clof_hemlock_ctx_t) tail; /**< last context, NULL: free */
 } clof_hemlock_t;
 
+/** Static initializer of an unlocked Hemlock lock. */
 #define CLOF_HEMLOCK_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
 
+/** Initialise an unlocked Hemlock lock (all-zero bytes are one too). */
 static inline void clof_hemlock_init(clof_hemlock_t *l)
 {
     clof_atomicptr_write_rlx(&l->tail, (clof_hemlock_ctx_t *)NULL);
@@ -73,6 +81,9 @@ CLOF_SLOW void clof_hemlock_wait_(clof_hemlock_t *l, clof_hemlock_ctx_t *c,
     clof_atomicptr_nudge(&c->grant, l);
 }
 
+/** Acquire the Hemlock lock l, waiting until it is free (wait.h's policy:
+ * spin, yield, park).  c: this acquisition's context, kept until the
+ * release. */
 CLOF_INLINE void clof_hemlock_acquire(clof_hemlock_t *l,
                                       clof_hemlock_ctx_t *c)
 {
@@ -87,6 +98,8 @@ CLOF_SLOW void clof_hemlock_handover_(clof_hemlock_t *l, clof_hemlock_ctx_t *c)
     clof_atomicptr_await_eq_rlx(&c->grant, (clof_hemlock_t *)NULL);
 }
 
+/** Acquire the Hemlock lock l if that needs no waiting: true when it is
+ * held with context c, false (nothing held) otherwise. */
 CLOF_INLINE bool clof_hemlock_tryacquire(clof_hemlock_t *l,
                                            clof_hemlock_ctx_t *c)
 {
@@ -94,6 +107,7 @@ CLOF_INLINE bool clof_hemlock_tryacquire(clof_hemlock_t *l,
                                       c) == NULL;
 }
 
+/** Release the Hemlock lock l, held by the caller with context c. */
 CLOF_INLINE void clof_hemlock_release(clof_hemlock_t *l,
                                         clof_hemlock_ctx_t *c)
 {
@@ -103,6 +117,8 @@ CLOF_INLINE void clof_hemlock_release(clof_hemlock_t *l,
         clof_hemlock_handover_(l, c);
 }
 
+/** Whether a thread waits for the Hemlock lock l (for its owner, with its
+ * context c): the hint a composition's hand-over decision reads. */
 CLOF_INLINE bool clof_hemlock_has_waiters(clof_hemlock_t *l,
                                             clof_hemlock_ctx_t *c)
 {

@@ -30,6 +30,10 @@
  *   On x86 every locked RMW is a full barrier, so seq_cst costs nothing.
  *   tail: as hemlock.h.
  */
+/** \file
+ * Hemlock with coherence-traffic reduction (hem-ctr, x86): Hemlock's lock
+ * and context, waiting loops of read-modify-writes.  Algorithm, properties
+ * and memory orders: the comment at the top of the header. */
 #ifndef CLOF_LOCK_HEMLOCK_CTR_H
 #define CLOF_LOCK_HEMLOCK_CTR_H
 
@@ -40,19 +44,26 @@
 #elif defined(CLOF_HEMLOCK_CTR_STRICT)
 #error "hemlock_ctr: the CTR optimisation is for x86 only (CLoF paper §2.1)"
 #else
+/** 1 where the CTR loops are compiled (x86, the model checker and the
+ *  simulator), 0 where hemlock_ctr is plain Hemlock (define
+ *  CLOF_HEMLOCK_CTR_STRICT to make that an error). */
 #define CLOF_HEMLOCK_CTR_ACTIVE 0
 #endif
 
-#define CLOF_HEMLOCK_CTR_FAIR 1
-#define CLOF_HEMLOCK_CTR_NATIVE_HW 1
-#define CLOF_HEMLOCK_CTR_ZERO_INIT 1
-#define CLOF_HEMLOCK_CTR_THREAD_OBLIVIOUS 1
+#define CLOF_HEMLOCK_CTR_FAIR 1 /**< 1: FIFO admission (lock.h) */
+#define CLOF_HEMLOCK_CTR_NATIVE_HW 1 /**< 1: has_waiters exact from the lock state */
+#define CLOF_HEMLOCK_CTR_ZERO_INIT 1 /**< 1: all-zero bytes are an unlocked lock */
+#define CLOF_HEMLOCK_CTR_THREAD_OBLIVIOUS 1 /**< 1: release may run on another thread */
 
+/** The Hemlock-CTR lock: Hemlock's. */
 typedef clof_hemlock_t clof_hemlock_ctr_t;
+/** The Hemlock-CTR context: Hemlock's. */
 typedef clof_hemlock_ctx_t clof_hemlock_ctr_ctx_t;
 
+/** Static initializer of an unlocked Hemlock-CTR lock. */
 #define CLOF_HEMLOCK_CTR_INITIALIZER CLOF_HEMLOCK_INITIALIZER
 
+/** Initialise an unlocked Hemlock-CTR lock (all-zero bytes are one too). */
 static inline void clof_hemlock_ctr_init(clof_hemlock_ctr_t *l)
 {
     clof_hemlock_init(l);
@@ -88,6 +99,9 @@ CLOF_SLOW void clof_hemlock_ctr_handover_(clof_hemlock_ctr_t *l,
 }
 #endif
 
+/** Acquire the Hemlock-CTR lock l, waiting until it is free (wait.h's policy:
+ * spin, yield, park).  c: this acquisition's context, kept until the
+ * release. */
 CLOF_INLINE void clof_hemlock_ctr_acquire(clof_hemlock_ctr_t *l,
                                           clof_hemlock_ctr_ctx_t *c)
 {
@@ -100,12 +114,15 @@ CLOF_INLINE void clof_hemlock_ctr_acquire(clof_hemlock_ctr_t *l,
 #endif
 }
 
+/** Acquire the Hemlock-CTR lock l if that needs no waiting: true when it is
+ * held with context c, false (nothing held) otherwise. */
 CLOF_INLINE bool clof_hemlock_ctr_tryacquire(clof_hemlock_ctr_t *l,
                                                clof_hemlock_ctr_ctx_t *c)
 {
     return clof_hemlock_tryacquire(l, c);
 }
 
+/** Release the Hemlock-CTR lock l, held by the caller with context c. */
 CLOF_INLINE void clof_hemlock_ctr_release(clof_hemlock_ctr_t *l,
                                             clof_hemlock_ctr_ctx_t *c)
 {
@@ -119,6 +136,8 @@ CLOF_INLINE void clof_hemlock_ctr_release(clof_hemlock_ctr_t *l,
 #endif
 }
 
+/** Whether a thread waits for the Hemlock-CTR lock l (for its owner, with its
+ * context c): the hint a composition's hand-over decision reads. */
 CLOF_INLINE bool clof_hemlock_ctr_has_waiters(clof_hemlock_ctr_t *l,
                                                 clof_hemlock_ctr_ctx_t *c)
 {

@@ -8,6 +8,8 @@
  *   CLOF_BASIC_LOCKS(X)
  *   #undef X
  */
+/** \file
+ * The basic locks, all included, and their list as an X-macro. */
 #ifndef CLOF_LOCK_LIST_H
 #define CLOF_LOCK_LIST_H
 
@@ -21,6 +23,8 @@
 #include <clof/lock/hemlock.h>
 #include <clof/lock/hemlock_ctr.h>
 
+/** X(name, NAME) for every basic lock: X(tas, TAS) ... X(hemlock_ctr,
+ *  HEMLOCK_CTR), so that code for "every basic lock" spells the list once. */
 #define CLOF_BASIC_LOCKS(X)                                                    \
     X(tas, TAS)                                                                \
     X(ttas, TTAS)                                                              \

@@ -30,27 +30,35 @@
  *     the nudge, which hashes the address and never dereferences it.
  *   tryacquire: one seq_cst cmpxchg (acquire + node publication as above).
  */
+/** \file
+ * MCS queue lock: FIFO; each waiter spins on its own queue node, the
+ * context.  Algorithm, properties and memory orders: the comment at the top
+ * of the header. */
 #ifndef CLOF_LOCK_MCS_H
 #define CLOF_LOCK_MCS_H
 
 #include <clof/lock.h>
 
-#define CLOF_MCS_FAIR 1
-#define CLOF_MCS_NATIVE_HW 1
-#define CLOF_MCS_ZERO_INIT 1
-#define CLOF_MCS_THREAD_OBLIVIOUS 1
+#define CLOF_MCS_FAIR 1 /**< 1: FIFO admission (lock.h) */
+#define CLOF_MCS_NATIVE_HW 1 /**< 1: has_waiters exact from the lock state */
+#define CLOF_MCS_ZERO_INIT 1 /**< 1: all-zero bytes are an unlocked lock */
+#define CLOF_MCS_THREAD_OBLIVIOUS 1 /**< 1: release may run on another thread */
 
+/** MCS's context: the queue node of one acquisition (one cache line). */
 typedef struct clof_mcs_node {
-    CLOF_ATOMICPTR(struct clof_mcs_node) next;
-    clof_atomic32_t locked; /* 1 while waiting, 0 when handed the lock */
+    CLOF_ATOMICPTR(struct clof_mcs_node) next; /**< successor, once linked */
+    clof_atomic32_t locked; /**< 1 while waiting, 0 when handed the lock */
 } CLOF_CACHE_ALIGNED clof_mcs_ctx_t;
 
+/** The MCS lock: the queue's tail (8 bytes). */
 typedef struct {
-    CLOF_ATOMICPTR(clof_mcs_ctx_t) tail;
+    CLOF_ATOMICPTR(clof_mcs_ctx_t) tail; /**< last node, NULL: free */
 } clof_mcs_t;
 
+/** Static initializer of an unlocked MCS lock. */
 #define CLOF_MCS_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
 
+/** Initialise an unlocked MCS lock (all-zero bytes are one too). */
 static inline void clof_mcs_init(clof_mcs_t *l)
 {
     clof_atomicptr_write_rlx(&l->tail, (clof_mcs_ctx_t *)NULL);
@@ -62,6 +70,9 @@ CLOF_SLOW void clof_mcs_enqueue_(clof_mcs_ctx_t *pred, clof_mcs_ctx_t *c)
     clof_atomic32_await_eq_acq(&c->locked, 0);
 }
 
+/** Acquire the MCS lock l, waiting until it is free (wait.h's policy:
+ * spin, yield, park).  c: this acquisition's context, kept until the
+ * release. */
 CLOF_INLINE void clof_mcs_acquire(clof_mcs_t *l, clof_mcs_ctx_t *c)
 {
     clof_atomicptr_write_rlx(&c->next, (clof_mcs_ctx_t *)NULL);
@@ -71,6 +82,8 @@ CLOF_INLINE void clof_mcs_acquire(clof_mcs_t *l, clof_mcs_ctx_t *c)
         clof_mcs_enqueue_(pred, c);
 }
 
+/** Acquire the MCS lock l if that needs no waiting: true when it is
+ * held with context c, false (nothing held) otherwise. */
 CLOF_INLINE bool clof_mcs_tryacquire(clof_mcs_t *l, clof_mcs_ctx_t *c)
 {
     clof_atomicptr_write_rlx(&c->next, (clof_mcs_ctx_t *)NULL);
@@ -91,6 +104,7 @@ CLOF_SLOW void clof_mcs_handover_(clof_mcs_ctx_t *c, clof_mcs_ctx_t *next)
         clof_atomic32_nudge(&after->locked, 0);
 }
 
+/** Release the MCS lock l, held by the caller with context c. */
 CLOF_INLINE void clof_mcs_release(clof_mcs_t *l, clof_mcs_ctx_t *c)
 {
     clof_mcs_ctx_t *next = clof_atomicptr_read_acq(&c->next);
@@ -104,6 +118,8 @@ CLOF_INLINE void clof_mcs_release(clof_mcs_t *l, clof_mcs_ctx_t *c)
  * is the (contended, shared) tail line read.  Both reads are relaxed: the
  * answer is a hint for the caller's hand-over decision, which MCS's release
  * then makes safely itself. */
+/** Whether a thread waits for the MCS lock l (for its owner, with its
+ * context c): the hint a composition's hand-over decision reads. */
 CLOF_INLINE bool clof_mcs_has_waiters(clof_mcs_t *l, clof_mcs_ctx_t *c)
 {
     return clof_atomicptr_read_rlx(&c->next) != NULL ||

@@ -29,33 +29,46 @@
  *   tryacquire: acquire read of the slot (the synchronizing read), then a
  *     relaxed compare-exchange on request claims that same ticket.
  */
+/** \file
+ * PTL, the partitioned ticket lock: a ticket lock whose waiters spin on
+ * CLOF_PTL_SLOTS grant slots of their own cache lines; FIFO, no context.
+ * Algorithm, properties and memory orders: the comment at the top of the
+ * header. */
 #ifndef CLOF_LOCK_PTL_H
 #define CLOF_LOCK_PTL_H
 
 #include <clof/lock.h>
 
 #ifndef CLOF_PTL_SLOTS
+/** The grant slots: a power of two, at least the NUMA nodes (cohort
+ *  paper); define it before the include to change it. */
 #define CLOF_PTL_SLOTS 8u /* power of two; >= NUMA nodes (cohort paper) */
 #endif
 
-#define CLOF_PTL_FAIR 1
-#define CLOF_PTL_NATIVE_HW 1
-#define CLOF_PTL_ZERO_INIT 1
-#define CLOF_PTL_THREAD_OBLIVIOUS 1
+#define CLOF_PTL_FAIR 1 /**< 1: FIFO admission (lock.h) */
+#define CLOF_PTL_NATIVE_HW 1 /**< 1: has_waiters exact from the lock state */
+#define CLOF_PTL_ZERO_INIT 1 /**< 1: all-zero bytes are an unlocked lock */
+#define CLOF_PTL_THREAD_OBLIVIOUS 1 /**< 1: release may run on another thread */
 
+/** One grant slot of PTL (a cache line). */
 typedef struct {
-    clof_atomic32_t grant;
+    clof_atomic32_t grant; /**< the ticket this slot serves next */
 } CLOF_CACHE_ALIGNED clof_ptl_slot_t;
 
+/** The PTL lock: the counters and CLOF_PTL_SLOTS grant slots. */
 typedef struct {
-    clof_atomic32_t request;      /* next ticket to hand out */
-    clof_atomic32_t owner_ticket; /* ticket of the holder */
+    clof_atomic32_t request;      /**< next ticket to hand out */
+    clof_atomic32_t owner_ticket; /**< ticket of the holder */
+    /** ticket t waits on slot t mod CLOF_PTL_SLOTS */
     clof_ptl_slot_t slot[CLOF_PTL_SLOTS] CLOF_CACHE_ALIGNED;
 } clof_ptl_t;
+/** PTL needs no context: any clof_noctx_t (lock.h). */
 typedef clof_noctx_t clof_ptl_ctx_t;
 
+/** Static initializer of an unlocked PTL lock. */
 #define CLOF_PTL_INITIALIZER {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), {}}
 
+/** Initialise an unlocked PTL lock (all-zero bytes are one too). */
 static inline void clof_ptl_init(clof_ptl_t *l)
 {
     clof_atomic32_write_rlx(&l->request, 0);
@@ -64,6 +77,9 @@ static inline void clof_ptl_init(clof_ptl_t *l)
         clof_atomic32_write_rlx(&l->slot[i].grant, 0);
 }
 
+/** Acquire the PTL lock l, waiting until it is free (wait.h's policy:
+ * spin, yield, park).  c: this acquisition's context, kept until the
+ * release. */
 CLOF_INLINE void clof_ptl_acquire(clof_ptl_t *l, clof_ptl_ctx_t *c)
 {
     (void)c;
@@ -76,6 +92,8 @@ CLOF_INLINE void clof_ptl_acquire(clof_ptl_t *l, clof_ptl_ctx_t *c)
     clof_atomic32_write_rlx(&l->owner_ticket, t);
 }
 
+/** Acquire the PTL lock l if that needs no waiting: true when it is
+ * held with context c, false (nothing held) otherwise. */
 CLOF_INLINE bool clof_ptl_tryacquire(clof_ptl_t *l, clof_ptl_ctx_t *c)
 {
     (void)c;
@@ -98,6 +116,7 @@ CLOF_SLOW void clof_ptl_wake_(clof_ptl_t *l, uint32_t t, uint32_t r)
         clof_atomic32_nudge(&l->slot[(t + 1) % CLOF_PTL_SLOTS].grant, t + 1);
 }
 
+/** Release the PTL lock l, held by the caller with context c. */
 CLOF_INLINE void clof_ptl_release(clof_ptl_t *l, clof_ptl_ctx_t *c)
 {
     (void)c;
@@ -110,6 +129,8 @@ CLOF_INLINE void clof_ptl_release(clof_ptl_t *l, clof_ptl_ctx_t *c)
         clof_ptl_wake_(l, t, r);
 }
 
+/** Whether a thread waits for the PTL lock l (for its owner, with its
+ * context c): the hint a composition's hand-over decision reads. */
 CLOF_INLINE bool clof_ptl_has_waiters(clof_ptl_t *l, clof_ptl_ctx_t *c)
 {
     (void)c;

@@ -36,31 +36,39 @@
  *   waiters: seq_cst increment before the first wait, relaxed decrement,
  *     relaxed read in has_waiters (advisory: a hint for composition).
  */
+/** \file
+ * TAS, the test-and-set spinlock: one word, not FIFO, no context.
+ * Algorithm, properties and memory orders: the comment at the top of the
+ * header. */
 #ifndef CLOF_LOCK_TAS_H
 #define CLOF_LOCK_TAS_H
 
 #include <clof/lock.h>
 
-#define CLOF_TAS_FAIR 0
-#define CLOF_TAS_NATIVE_HW 1
-#define CLOF_TAS_ZERO_INIT 1
-#define CLOF_TAS_THREAD_OBLIVIOUS 1
+#define CLOF_TAS_FAIR 0 /**< 1: FIFO admission (lock.h) */
+#define CLOF_TAS_NATIVE_HW 1 /**< 1: has_waiters exact from the lock state */
+#define CLOF_TAS_ZERO_INIT 1 /**< 1: all-zero bytes are an unlocked lock */
+#define CLOF_TAS_THREAD_OBLIVIOUS 1 /**< 1: release may run on another thread */
 
+/** The TAS lock (8 bytes). */
 typedef struct {
-    clof_atomic32_t state;   /* 0 free, 1 held, 3 held + PARKED */
-    clof_atomic32_t waiters; /* threads on the contended path */
+    clof_atomic32_t state;   /**< 0 free, 1 held, 3 held + CLOF_TAS_PARKED */
+    clof_atomic32_t waiters; /**< threads on the contended path */
 } clof_tas_t;
+/** TAS needs no context: any clof_noctx_t (lock.h). */
 typedef clof_noctx_t clof_tas_ctx_t;
 
+/** Static initializer of an unlocked TAS lock. */
 #define CLOF_TAS_INITIALIZER {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0)}
 
+/** Initialise an unlocked TAS lock (all-zero bytes are one too). */
 static inline void clof_tas_init(clof_tas_t *l)
 {
     clof_atomic32_write_rlx(&l->state, 0);
     clof_atomic32_write_rlx(&l->waiters, 0);
 }
 
-#define CLOF_TAS_PARKED 2u /* in state: a waiter may be asleep */
+#define CLOF_TAS_PARKED 2u /**< in clof_tas_t::state: a waiter may be asleep */
 
 CLOF_SLOW void clof_tas_slowpath_(clof_tas_t *l)
 {
@@ -75,6 +83,9 @@ CLOF_SLOW void clof_tas_slowpath_(clof_tas_t *l)
     clof_atomic32_dec_rlx(&l->waiters);
 }
 
+/** Acquire the TAS lock l, waiting until it is free (wait.h's policy:
+ * spin, yield, park).  c: this acquisition's context, kept until the
+ * release. */
 CLOF_INLINE void clof_tas_acquire(clof_tas_t *l, clof_tas_ctx_t *c)
 {
     (void)c;
@@ -82,6 +93,8 @@ CLOF_INLINE void clof_tas_acquire(clof_tas_t *l, clof_tas_ctx_t *c)
         clof_tas_slowpath_(l);
 }
 
+/** Acquire the TAS lock l if that needs no waiting: true when it is
+ * held with context c, false (nothing held) otherwise. */
 CLOF_INLINE bool clof_tas_tryacquire(clof_tas_t *l, clof_tas_ctx_t *c)
 {
     (void)c;
@@ -93,6 +106,7 @@ CLOF_SLOW void clof_tas_wake_(clof_tas_t *l)
     clof_atomic32_write_wake(&l->state, 0);
 }
 
+/** Release the TAS lock l, held by the caller with context c. */
 CLOF_INLINE void clof_tas_release(clof_tas_t *l, clof_tas_ctx_t *c)
 {
     (void)c;
@@ -105,6 +119,8 @@ CLOF_INLINE void clof_tas_release(clof_tas_t *l, clof_tas_ctx_t *c)
         clof_tas_wake_(l);
 }
 
+/** Whether a thread waits for the TAS lock l (for its owner, with its
+ * context c): the hint a composition's hand-over decision reads. */
 CLOF_INLINE bool clof_tas_has_waiters(clof_tas_t *l, clof_tas_ctx_t *c)
 {
     (void)c;

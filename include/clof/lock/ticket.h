@@ -36,30 +36,40 @@
  *     compare-exchange on next: success implies owner == next == the ticket.
  *   has_waiters: relaxed reads; a hint to the owner.
  */
+/** \file
+ * Ticket lock: FIFO by a pair of counters, no context.  Algorithm,
+ * properties and memory orders: the comment at the top of the header. */
 #ifndef CLOF_LOCK_TICKET_H
 #define CLOF_LOCK_TICKET_H
 
 #include <clof/lock.h>
 
-#define CLOF_TICKET_FAIR 1
-#define CLOF_TICKET_NATIVE_HW 1
-#define CLOF_TICKET_ZERO_INIT 1
-#define CLOF_TICKET_THREAD_OBLIVIOUS 1
+#define CLOF_TICKET_FAIR 1 /**< 1: FIFO admission (lock.h) */
+#define CLOF_TICKET_NATIVE_HW 1 /**< 1: has_waiters exact from the lock state */
+#define CLOF_TICKET_ZERO_INIT 1 /**< 1: all-zero bytes are an unlocked lock */
+#define CLOF_TICKET_THREAD_OBLIVIOUS 1 /**< 1: release may run on another thread */
 
+/** The ticket lock (8 bytes). */
 typedef struct {
-    clof_atomic32_t next;  /* next ticket to hand out */
-    clof_atomic32_t owner; /* ticket now served */
+    clof_atomic32_t next;  /**< next ticket to hand out */
+    clof_atomic32_t owner; /**< ticket now served */
 } clof_ticket_t;
+/** The ticket lock needs no context: any clof_noctx_t (lock.h). */
 typedef clof_noctx_t clof_ticket_ctx_t;
 
+/** Static initializer of an unlocked ticket lock. */
 #define CLOF_TICKET_INITIALIZER {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0)}
 
+/** Initialise an unlocked ticket lock (all-zero bytes are one too). */
 static inline void clof_ticket_init(clof_ticket_t *l)
 {
     clof_atomic32_write_rlx(&l->next, 0);
     clof_atomic32_write_rlx(&l->owner, 0);
 }
 
+/** Acquire the ticket lock l, waiting until it is free (wait.h's policy:
+ * spin, yield, park).  c: this acquisition's context, kept until the
+ * release. */
 CLOF_INLINE void clof_ticket_acquire(clof_ticket_t *l, clof_ticket_ctx_t *c)
 {
     (void)c;
@@ -71,6 +81,8 @@ CLOF_INLINE void clof_ticket_acquire(clof_ticket_t *l, clof_ticket_ctx_t *c)
     clof_atomic32_await_eq_acq(&l->owner, t);
 }
 
+/** Acquire the ticket lock l if that needs no waiting: true when it is
+ * held with context c, false (nothing held) otherwise. */
 CLOF_INLINE bool clof_ticket_tryacquire(clof_ticket_t *l,
                                           clof_ticket_ctx_t *c)
 {
@@ -88,6 +100,7 @@ CLOF_SLOW void clof_ticket_wake_(clof_ticket_t *l, uint32_t o, uint32_t n)
         clof_atomic32_nudge(&l->owner, o + 1);
 }
 
+/** Release the ticket lock l, held by the caller with context c. */
 CLOF_INLINE void clof_ticket_release(clof_ticket_t *l, clof_ticket_ctx_t *c)
 {
     (void)c;
@@ -104,6 +117,8 @@ CLOF_INLINE void clof_ticket_release(clof_ticket_t *l, clof_ticket_ctx_t *c)
         clof_ticket_wake_(l, o, n);
 }
 
+/** Whether a thread waits for the ticket lock l (for its owner, with its
+ * context c): the hint a composition's hand-over decision reads. */
 CLOF_INLINE bool clof_ticket_has_waiters(clof_ticket_t *l,
                                            clof_ticket_ctx_t *c)
 {

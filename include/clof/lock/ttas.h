@@ -18,24 +18,32 @@
  *   waiters: seq_cst increment, relaxed decrement; the release reads it to
  *     skip the wake when nobody waits (see tas.h).
  */
+/** \file
+ * TTAS, the test-and-test-and-set spinlock: waiters read until the word is
+ * free before they exchange; not FIFO, no context.  Algorithm, properties
+ * and memory orders: the comment at the top of the header. */
 #ifndef CLOF_LOCK_TTAS_H
 #define CLOF_LOCK_TTAS_H
 
 #include <clof/lock.h>
 
-#define CLOF_TTAS_FAIR 0
-#define CLOF_TTAS_NATIVE_HW 1
-#define CLOF_TTAS_ZERO_INIT 1
-#define CLOF_TTAS_THREAD_OBLIVIOUS 1
+#define CLOF_TTAS_FAIR 0 /**< 1: FIFO admission (lock.h) */
+#define CLOF_TTAS_NATIVE_HW 1 /**< 1: has_waiters exact from the lock state */
+#define CLOF_TTAS_ZERO_INIT 1 /**< 1: all-zero bytes are an unlocked lock */
+#define CLOF_TTAS_THREAD_OBLIVIOUS 1 /**< 1: release may run on another thread */
 
+/** The TTAS lock (8 bytes); also BO's (lock/bo.h). */
 typedef struct {
-    clof_atomic32_t state;   /* 0 free, 1 held */
-    clof_atomic32_t waiters; /* threads on the contended path */
+    clof_atomic32_t state;   /**< 0 free, 1 held */
+    clof_atomic32_t waiters; /**< threads on the contended path */
 } clof_ttas_t;
+/** TTAS needs no context: any clof_noctx_t (lock.h). */
 typedef clof_noctx_t clof_ttas_ctx_t;
 
+/** Static initializer of an unlocked TTAS lock. */
 #define CLOF_TTAS_INITIALIZER {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0)}
 
+/** Initialise an unlocked TTAS lock (all-zero bytes are one too). */
 static inline void clof_ttas_init(clof_ttas_t *l)
 {
     clof_atomic32_write_rlx(&l->state, 0);
@@ -81,6 +89,9 @@ static inline void clof_ttas_slowpath_(clof_ttas_t *l, uint32_t delay,
     (void)clof_ttas_slowpath_until_(l, delay, max, CLOF_DEADLINE_NONE);
 }
 
+/** Acquire the TTAS lock l, waiting until it is free (wait.h's policy:
+ * spin, yield, park).  c: this acquisition's context, kept until the
+ * release. */
 CLOF_INLINE void clof_ttas_acquire(clof_ttas_t *l, clof_ttas_ctx_t *c)
 {
     (void)c;
@@ -89,6 +100,8 @@ CLOF_INLINE void clof_ttas_acquire(clof_ttas_t *l, clof_ttas_ctx_t *c)
     clof_ttas_slowpath_(l, 0, 0);
 }
 
+/** Acquire the TTAS lock l if that needs no waiting: true when it is
+ * held with context c, false (nothing held) otherwise. */
 CLOF_INLINE bool clof_ttas_tryacquire(clof_ttas_t *l, clof_ttas_ctx_t *c)
 {
     (void)c;
@@ -96,6 +109,7 @@ CLOF_INLINE bool clof_ttas_tryacquire(clof_ttas_t *l, clof_ttas_ctx_t *c)
            clof_atomic32_xchg_acq(&l->state, 1) == 0;
 }
 
+/** Release the TTAS lock l, held by the caller with context c. */
 CLOF_INLINE void clof_ttas_release(clof_ttas_t *l, clof_ttas_ctx_t *c)
 {
     (void)c;
@@ -104,6 +118,8 @@ CLOF_INLINE void clof_ttas_release(clof_ttas_t *l, clof_ttas_ctx_t *c)
         clof_atomic32_wake(&l->state, 0);
 }
 
+/** Whether a thread waits for the TTAS lock l (for its owner, with its
+ * context c): the hint a composition's hand-over decision reads. */
 CLOF_INLINE bool clof_ttas_has_waiters(clof_ttas_t *l, clof_ttas_ctx_t *c)
 {
     (void)c;

@@ -25,6 +25,11 @@
  * Memory orders: those of the basic locks (bo.h, mcs.h, ticket.h, ptl.h) and
  * of the generator (compose.h).
  */
+/** \file
+ * The cohort locks C-BO-MCS, C-TKT-TKT and C-PTL-TKT: two-level CLoF
+ * compositions (compose.h) on the NUMA and system levels.  Each has the
+ * interface CLOF_COMPOSE declares; link libclof.  Algorithm and properties:
+ * the comment at the top of the header. */
 #ifndef CLOF_NUMA_COHORT_H
 #define CLOF_NUMA_COHORT_H
 
@@ -36,10 +41,27 @@ __attribute__((unused)) static const clof_level_kind_t clof_cohort_levels_[2] = 
 /* Lowest level first (CLOF_COMPOSE): the local (NUMA node) lock, then the
  * global (system) lock.  The Cohorting paper's names list them the other way
  * round (C-BO-MCS: BO global, MCS local); clof keeps the paper's names. */
+/** \name C-BO-MCS: MCS per NUMA node, BO global */
+/**@{*/
+/** Part of C-BO-MCS, the cohort lock of MCS per NUMA node under a global
+ *  BO lock (CLOF_COMPOSE says what each does). */
 CLOF_COMPOSE_ON(c_bo_mcs, clof_cohort_levels_, mcs, bo)
+/**@}*/
+/** \name C-TKT-TKT: ticket per NUMA node, ticket global */
+/**@{*/
+/** Part of C-TKT-TKT, the cohort lock of a ticket lock per NUMA node under
+ *  a global ticket lock (CLOF_COMPOSE says what each does). */
 CLOF_COMPOSE_ON(c_tkt_tkt, clof_cohort_levels_, ticket, ticket)
+/**@}*/
+/** \name C-PTL-TKT: ticket per NUMA node, PTL global */
+/**@{*/
+/** Part of C-PTL-TKT, the cohort lock of a ticket lock per NUMA node under
+ *  a global partitioned ticket lock (CLOF_COMPOSE says what each does). */
 CLOF_COMPOSE_ON(c_ptl_tkt, clof_cohort_levels_, ticket, ptl)
+/**@}*/
 
+/** X(id, "name") for every cohort lock, with the name `clof-bench --lock`
+ *  and the preload library use. */
 #define CLOF_COHORT_LOCKS(X)                                                   \
     X(c_bo_mcs, "c-bo-mcs")                                                    \
     X(c_tkt_tkt, "c-tkt-tkt")                                                  \

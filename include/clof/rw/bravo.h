@@ -72,18 +72,33 @@
  * (coherence); inhibit_until is written by B's writers and read relaxed
  * (only a heuristic).
  */
+/** \file
+ * BRAVO, a reader bias over any clof RW lock: while the lock is biased a
+ * reader registers in a process-wide table of visible readers instead of
+ * writing the lock; a writer revokes the bias.  CLOF_RW_BRAVO(N, B)
+ * declares one; rw/list.h the ones clof uses.  Algorithm and memory
+ * orders: the comment at the top of the header.  The functions the
+ * generated ones call (clof_bravo_init, clof_bravo_read_*,
+ * clof_bravo_write_*...) are internal.
+ */
 #ifndef CLOF_RW_BRAVO_H
 #define CLOF_RW_BRAVO_H
 
 #include <clof/rw.h>
 
 #ifndef CLOF_BRAVO_SLOTS
+/** Slots of the visible readers' table, a power of two (define it before
+ *  the include to change it). */
 #define CLOF_BRAVO_SLOTS 4096u /* power of two */
 #endif
 #ifndef CLOF_BRAVO_N
+/** The inhibition multiplier (the paper's N): after a revocation the bias
+ *  stays off for N times as long as the revocation took. */
 #define CLOF_BRAVO_N 9u /* inhibition multiplier (the paper's N) */
 #endif
 
+/** A slot of the visible readers' table: the lock a fast reader holds, or
+ *  NULL. */
 typedef CLOF_ATOMICPTR(void) clof_bravo_slot_t;
 #ifdef __cplusplus
 static_assert(sizeof(void *) == sizeof(uint64_t), "BRAVO's timed wait reads a slot as 64 bits");
@@ -91,7 +106,7 @@ static_assert(sizeof(void *) == sizeof(uint64_t), "BRAVO's timed wait reads a sl
 _Static_assert(sizeof(void *) == sizeof(uint64_t), "BRAVO's timed wait reads a slot as 64 bits");
 #endif
 
-/* The process-wide visible readers table (weak: one copy however many
+/** The process-wide visible readers table (weak: one copy however many
  * includers, as wait.h's parking table). */
 __attribute__((weak, visibility("default"))) clof_bravo_slot_t
     clof_bravo_table[CLOF_BRAVO_SLOTS];
@@ -102,9 +117,13 @@ __attribute__((weak, visibility("default"))) clof_bravo_slot_t
  * randomization moves every heap and stack address from one process to the
  * next) gives keys of its own. */
 #ifndef CLOF_BE_BRAVO_LOCK_KEY
+/** The lock's input to the table's hash (a backend hook, for runs that
+ *  must not depend on addresses). */
 #define CLOF_BE_BRAVO_LOCK_KEY(lock) ((const void *)(lock))
 #endif
 #ifndef CLOF_BE_BRAVO_WHO_KEY
+/** The reader's input to the table's hash (a backend hook, as
+ *  CLOF_BE_BRAVO_LOCK_KEY). */
 #define CLOF_BE_BRAVO_WHO_KEY(who) ((const void *)(who))
 #endif
 
@@ -116,10 +135,11 @@ static inline uint32_t clof_bravo_hash_(const void *lock, const void *who)
     return (uint32_t)(h * 0xbf58476d1ce4e5b9ull >> 40) & (CLOF_BRAVO_SLOTS - 1);
 }
 
+/** A BRAVO lock's bias, beside its underlying lock B. */
 typedef struct {
-    clof_atomic32_t rbias;
-    clof_atomic32_t draining; /* writers waiting for fast readers, B released */
-    clof_atomic64_t inhibit_until;
+    clof_atomic32_t rbias;    /**< 1: readers take the fast path */
+    clof_atomic32_t draining; /**< writers waiting for fast readers, B released */
+    clof_atomic64_t inhibit_until; /**< no bias before this time (clof_now_ns) */
 } clof_bravo_bias_t;
 
 /* The fast read: true with the slot taken (*slot = index + 1). */
@@ -331,9 +351,10 @@ CLOF_INLINE bool clof_bravo_write_acquire_until(const clof_rw_ops_t *B,
     }
 }
 
-/* CLOF_RW_BRAVO(N, B): the types of clof_N_t over clof_B_t, B's table
- * clof_N_B_ops, and the rw.h interface, each function one call of the
- * above. */
+/** CLOF_RW_BRAVO(N, B): the BRAVO lock clof_N_t over the RW lock clof_B_t
+ * (rw.h): its types, B's table clof_N_B_ops, and the interface of rw.h,
+ * each function one call of the generic code.  The rw/list.h page shows such
+ * declarations. */
 #define CLOF_RW_BRAVO(N, B)                                                    \
     typedef struct {                                                           \
         clof_##B##_t base; /* first: the lock's address is B's */              \

@@ -52,31 +52,43 @@
  * like a departure).  The pre-reads of the word are relaxed (filters for
  * the RMWs).
  */
+/** \file
+ * rw-central, the centralized reader-writer lock of one word (glibc's
+ * shape): the baseline the NUMA-aware ones are measured against.  The
+ * interface of rw.h; algorithm and memory orders: the comment at the top
+ * of the header. */
 #ifndef CLOF_RW_CENTRAL_H
 #define CLOF_RW_CENTRAL_H
 
 #include <clof/rw.h>
 
-#define CLOF_RWC_WRITER 1u
-#define CLOF_RWC_WWAIT 2u
-#define CLOF_RWC_WWAITS 0xffeu /* the waiting writers' count */
-#define CLOF_RWC_READER 4096u
-#define CLOF_RWC_READERS 0xfffff000u
+#define CLOF_RWC_WRITER 1u          /**< in the word: a writer holds the lock */
+#define CLOF_RWC_WWAIT 2u           /**< in the word: one waiting writer */
+#define CLOF_RWC_WWAITS 0xffeu      /**< the waiting writers' count */
+#define CLOF_RWC_READER 4096u       /**< in the word: one reader inside */
+#define CLOF_RWC_READERS 0xfffff000u /**< the readers' count */
 
+/** The rw-central lock (8 bytes). */
 typedef struct {
-    clof_atomic32_t word;
-    uint32_t pref; /* CLOF_RW_PREF_*, written at init only */
+    clof_atomic32_t word; /**< CLOF_RWC_WRITER, the WWAITS and READERS counts */
+    uint32_t pref; /**< CLOF_RW_PREF_*, written at init only */
 } clof_rw_central_t;
+/** rw-central needs no context: any clof_noctx_t (lock.h). */
 typedef clof_noctx_t clof_rw_central_ctx_t;
 
+/** Static initializer of an unlocked rw-central lock preferring readers. */
 #define CLOF_RW_CENTRAL_INITIALIZER {CLOF_ATOMIC32_INIT(0), 0}
 
+/** Initialise the rw-central lock l unlocked, with preference pref
+ * (CLOF_RW_PREF_*). */
 static inline void clof_rw_central_init(clof_rw_central_t *l, uint32_t pref)
 {
     clof_atomic32_write_rlx(&l->word, 0);
     l->pref = pref;
 }
 
+/** Change the preference of the unlocked rw-central lock l to pref, keeping
+ * the rest. */
 static inline void clof_rw_central_set_pref(clof_rw_central_t *l, uint32_t pref)
 {
     l->pref = pref;
@@ -89,6 +101,8 @@ static inline uint32_t clof_rw_central_rblock_(const clof_rw_central_t *l)
                                           : CLOF_RWC_WRITER | CLOF_RWC_WWAITS;
 }
 
+/** Release a read hold of the rw-central lock l, with the context c it was
+ * acquired with. */
 static inline void clof_rw_central_read_release(clof_rw_central_t *l,
                                                 clof_rw_central_ctx_t *c)
 {
@@ -116,6 +130,8 @@ static inline bool clof_rw_central_arrive_(clof_rw_central_t *l, uint32_t block)
     return false;
 }
 
+/** Acquire the rw-central lock l for reading if that needs no waiting: true
+ * when held with context c. */
 static inline bool clof_rw_central_read_tryacquire(clof_rw_central_t *l,
                                                    clof_rw_central_ctx_t *c)
 {
@@ -128,6 +144,9 @@ static inline bool clof_rw_central_read_tryacquire(clof_rw_central_t *l,
     return clof_rw_central_arrive_(l, block);
 }
 
+/** Acquire the rw-central lock l for reading by the deadline (ns on the
+ * clof_now_ns clock; CLOF_DEADLINE_NONE: none): false, nothing held,
+ * when it passes first. */
 static inline bool clof_rw_central_read_acquire_until(clof_rw_central_t *l,
                                                       clof_rw_central_ctx_t *c,
                                                       uint64_t deadline)
@@ -149,6 +168,8 @@ static inline bool clof_rw_central_read_acquire_until(clof_rw_central_t *l,
     return true;
 }
 
+/** Acquire the rw-central lock l for reading, waiting while a writer holds
+ * it (or, by the preference, waits for it); c: this hold's context. */
 static inline void clof_rw_central_read_acquire(clof_rw_central_t *l,
                                                 clof_rw_central_ctx_t *c)
 {
@@ -157,6 +178,8 @@ static inline void clof_rw_central_read_acquire(clof_rw_central_t *l,
     (void)clof_rw_central_read_acquire_until(l, c, CLOF_DEADLINE_NONE);
 }
 
+/** Acquire the rw-central lock l for writing if that needs no waiting: true
+ * when held with context c. */
 static inline bool clof_rw_central_write_tryacquire(clof_rw_central_t *l,
                                                     clof_rw_central_ctx_t *c)
 {
@@ -171,6 +194,9 @@ static inline bool clof_rw_central_write_tryacquire(clof_rw_central_t *l,
     return false;
 }
 
+/** Acquire the rw-central lock l for writing by the deadline (ns on the
+ * clof_now_ns clock; CLOF_DEADLINE_NONE: none): false, nothing held,
+ * when it passes first. */
 static inline bool clof_rw_central_write_acquire_until(clof_rw_central_t *l,
                                                        clof_rw_central_ctx_t *c,
                                                        uint64_t deadline)
@@ -200,6 +226,8 @@ static inline bool clof_rw_central_write_acquire_until(clof_rw_central_t *l,
     return true;
 }
 
+/** Acquire the rw-central lock l for writing, waiting for the writer and the
+ * readers inside to leave; c: this hold's context. */
 static inline void clof_rw_central_write_acquire(clof_rw_central_t *l,
                                                  clof_rw_central_ctx_t *c)
 {
@@ -208,6 +236,7 @@ static inline void clof_rw_central_write_acquire(clof_rw_central_t *l,
     (void)clof_rw_central_write_acquire_until(l, c, CLOF_DEADLINE_NONE);
 }
 
+/** Release the write hold of the rw-central lock l, acquired with context c. */
 static inline void clof_rw_central_write_release(clof_rw_central_t *l,
                                                  clof_rw_central_ctx_t *c)
 {

@@ -72,6 +72,14 @@
  *     the holder's own read of wactive before it writes is relaxed (only
  *     W's holders write it, W orders them).
  */
+/** \file
+ * The cohort reader-writer locks of Calciu et al. over any clof lock: the
+ * writers exclude each other with that lock, the readers register in a
+ * distributed reader indicator (rw.h).  CLOF_RW_COHORT(N, W) declares one;
+ * rw/list.h the ones clof uses.  Algorithm, preferences and memory orders:
+ * the comment at the top of the header.  The functions the generated ones
+ * call (clof_rw_cohort_*) are internal.
+ */
 #ifndef CLOF_RW_COHORT_H
 #define CLOF_RW_COHORT_H
 
@@ -81,10 +89,11 @@
 
 /* ---- the parts that do not depend on W ---- */
 
+/** A cohort RW lock's writer flag and settings (a cache line). */
 typedef struct {
-    clof_atomic32_t wactive;
-    uint32_t pref;  /* CLOF_RW_PREF_*, written at init only */
-    uint32_t level; /* CLOF_RW_LEVEL_*, written at init only */
+    clof_atomic32_t wactive; /**< odd while W's holder is in or entering */
+    uint32_t pref;  /**< CLOF_RW_PREF_*, written at init only */
+    uint32_t level; /**< CLOF_RW_LEVEL_*, written at init only */
 } CLOF_CACHE_ALIGNED clof_rw_flag_t;
 
 /* Reader, reader or writer preference: one attempt (no waiting). */
@@ -329,7 +338,13 @@ CLOF_INLINE void clof_rw_cohort_write_release(const clof_rw_cohort_ops_t *W,
 
 /* ---- the generator: types, W's table, one-line calls of the above ---- */
 
-/* CLOF_RW_COHORT(N, W): clof_N_t over the mutex clof_W_t (lock.h). */
+/** CLOF_RW_COHORT(N, W): the cohort RW lock clof_N_t over the mutex
+ * clof_W_t (any clof lock: lock.h).  It declares clof_N_t (all-zero: an
+ * unlocked lock preferring readers, a counter per NUMA node),
+ * clof_N_ctx_t and the interface of rw.h, plus
+ * clof_N_init_level(l, pref, level): init with the indicator's granularity
+ * (CLOF_RW_LEVEL_*; clof_N_init takes CLOF_RW_LEVEL_NUMA).  The rw/list.h
+ * page shows such declarations. */
 #define CLOF_RW_COHORT(N, W)                                                   \
     typedef struct {                                                           \
         clof_##W##_t wlock;                                                    \
