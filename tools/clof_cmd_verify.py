@@ -12,9 +12,14 @@
     clof verify --bug NAME            a named memory-order bug (must be caught)
     clof verify --list                the checked locks and the named bugs
 
+--lock NAME takes every name of `clof locks` and runs what covers it (a
+composition: its parts' clients and the CLoF induction step's), ending with
+one verdict line for the lock (docs/verification.md, "Verifying a lock by
+its name"); a peer (pthread, ck-*) is not clof's: exit 2.
+
 The command line goes to clof-verify unchanged.  Exit status: 0 every run
 verified, 1 a property was violated (the execution is printed as a trace),
-2 bad usage or a checker error.
+2 bad usage, a checker error or a lock with nothing of clof's to check.
 """
 
 import os

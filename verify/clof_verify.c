@@ -19,6 +19,9 @@
  *   clof-verify --bug NAME                    a named memory-order bug
  *   clof-verify --list
  *
+ * --lock NAME takes every name of the lock grammar (`clof locks`) and runs
+ * what covers it, ending with one verdict line per name (cover, below).
+ *
  * Exit status: 0 every run verified (with --check-expected: every run got
  * the verdict its client expects), 1 a property was violated (the trace is
  * printed), 2 usage or checker error.
@@ -82,10 +85,17 @@ static void usage(FILE *o)
     fputs("\n"
           "Model-checks the locks' clients (small programs of 2-4 threads) under\n"
           "the memory models; docs/verification.md.\n"
-          "  --lock NAME       a lock, any spelling of its name (docs/locks.md, `clof\n"
-          "                    locks`): runs that lock's clients (mcs, tkt-mcs, hmcs,\n"
-          "                    cr:mcs, rw-central ...); repeatable.  Default: every\n"
-          "                    client that must verify\n"
+          "  --lock NAME       a lock, any name or spelling `clof locks` takes\n"
+          "                    (docs/locks.md): runs what covers it and ends with one\n"
+          "                    verdict line for it.  A basic or NUMA lock: its\n"
+          "                    clients; a composition (tkt-mcs, lowest level first):\n"
+          "                    each part's clients and the CLoF induction step's\n"
+          "                    (clof.ticket+ticket, clof.<part>+ticket for each level\n"
+          "                    below the top, clof.tkt3* from 3 levels, the preload\n"
+          "                    library's layout *.index); cr:X, asl:X, rw:X, bravo:X:\n"
+          "                    the layer's clients and X's; a peer (pthread, ck-*,\n"
+          "                    vsync-*) is not clof's: nothing to verify, exit 2.\n"
+          "                    Repeatable.  Default: every client that must verify\n"
           "  --client PAT      clients by name (clof verify --list), family (basic,\n"
           "                    numa, clof, cr, rw, regression, hmcs-variants, deep,\n"
           "                    plain), shell pattern (\"clof.*\") or all; repeatable.\n"
@@ -392,80 +402,343 @@ static bool matches(const vc_client_t *c, const char *pat)
 
 /* ---------------------------------------------------------------- lock names */
 
-/* The clients of a lock named by the one grammar of lock names
- * (src/lockname, docs/locks.md; canon already canonical): shell patterns
- * over the client names, at most 4.  tkt-mcs -> clof.ticket+mcs*, cr:mcs ->
- * cr.mcs* and cr.lazy.mcs*, asl:mcs -> asl.mcs*, hmcs -> hmcs3*, rw-central -> rw.central*. */
-static int lock_patterns(const char *canon, char pats[4][128])
+/* What covers a lock named by the one grammar of lock names (src/lockname,
+ * docs/locks.md, `clof locks`; docs/verification.md, "Verifying a lock by
+ * its name"): requirements, each a client name or shell pattern that also
+ * takes the client's variants (NAME.*), every one of which must match a
+ * client of this program (an optional one need not).
+ *
+ *   basic lock L        L (clh: clh and clh.first-outside)
+ *   NUMA lock           its clients: hmcs -> hmcs3*, hmcs2*; cna; c-bo-mcs*;
+ *                       a-c-bo-bo* (the timed ones too) ...
+ *   composition         the CLoF paper's induction (§4.2): the base step,
+ *   p1-p2-...-pn        every part's own clients (a basic lock each), and the
+ *   (lowest first)      induction step: CLoF(ticket, ticket) (both locks as
+ *                       abstract fair locks, the paper's GenMC check), and
+ *                       CLoF(pi, ticket) for each level below the top (the
+ *                       step with that level's real lock); 3 levels or more:
+ *                       clof.tkt3* too (the generated code at depth 3); the
+ *                       layout the preload library gives it (the fast word
+ *                       in the lock, the tree by index: clof.mcs+ticket.index,
+ *                       clof.tkt3.index); and a client of this composition
+ *                       itself where one exists (mcs-clh-tkt, tkt-tkt-tkt)
+ *   cr:X, asl:X         the layer's clients (cr.*, asl.*) and X's coverage
+ *   rw:X                the cohort RW lock's clients (rw.cohort*, over a
+ *                       ticket lock) and X's coverage
+ *   bravo:R             BRAVO's clients (rw.bravo.*) and R's coverage
+ *   rw-central          rw.central*
+ *   peers (pthread,     not clof's: nothing to verify (a layer over one:
+ *   ck-*, vsync-*,      the layer's clients, the peer named as not verified)
+ *   pthread-rwlock)
+ *
+ * The must-fail, slow (deep) and barrier-variant clients are left to
+ * --client (lock_client_ok). */
+#define COVER_MAX 40
+
+typedef struct {
+    struct {
+        char pat[64];
+        const char *role; /* "layer", "lock" or "step", for the listing */
+        bool optional;
+    } req[COVER_MAX];
+    int nreq;
+    char peer[4][CLOF_LOCKNAME_MAX]; /* the parts that are not clof's */
+    int npeer;
+    char err[400]; /* not empty: no lock clof verify can check */
+} cover_t;
+
+static const char *const cover_roles[] = {"layer", "lock", "step"};
+static const char *const cover_role_names[] = {
+    "layer", "locks", "composition step (the CLoF induction step)"};
+
+static void cover_add(cover_t *cv, const char *role, bool optional, const char *pat)
 {
-    static const struct {
-        const char *abbr, *client;
-    } parts[] = {{"tkt", "ticket"}, {"hem", "hemlock_ctr"}, {"hemnc", "hemlock"}};
-    const char *pre = "";
-    if (!strncmp(canon, "cr:", 3)) {
-        pre = "cr.";
-        canon += 3;
-    } else if (!strncmp(canon, "asl:", 4)) {
-        pre = "asl.";
-        canon += 4;
-    } else if (!strncmp(canon, "bravo:", 6)) {
-        pre = "rw.bravo.";
-        canon += 6;
-    }
-    char inner[96];
-    if (!strcmp(canon, "hmcs")) {
-        snprintf(inner, sizeof inner, "hmcs3");
-    } else if (!strcmp(canon, "rw-central")) {
-        snprintf(inner, sizeof inner, "%s", *pre ? "central" : "rw.central");
-    } else if (!strncmp(canon, "rw:", 3)) {
-        snprintf(inner, sizeof inner, "%s", *pre ? "cohort" : "rw.cohort");
-    } else if (strchr(canon, '-') && strncmp(canon, "c-", 2) && strncmp(canon, "a-c-", 4) &&
-               strncmp(canon, "ck-", 3)) {
-        /* a composition: its parts as the clients spell them */
-        int np = 0;
-        bool all_tkt = true;
-        size_t o = (size_t)snprintf(inner, sizeof inner, "clof.");
-        for (const char *p = canon; *p;) {
-            size_t len = strcspn(p, "-");
-            char w[16];
-            snprintf(w, sizeof w, "%.*s", (int)(len < 15 ? len : 15), p);
-            all_tkt = all_tkt && !strcmp(w, "tkt");
-            const char *c = w;
-            for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-                if (!strcmp(w, parts[i].abbr))
-                    c = parts[i].client;
-            if (o < sizeof inner)
-                o += (size_t)snprintf(inner + o, sizeof inner - o, "%s%s", np++ ? "+" : "", c);
-            p += len + (p[len] ? 1 : 0);
+    for (int i = 0; i < cv->nreq; i++)
+        if (!strcmp(cv->req[i].pat, pat)) {
+            cv->req[i].optional = cv->req[i].optional && optional;
+            return;
         }
-        if (all_tkt && np == 3)
-            snprintf(inner, sizeof inner, "clof.tkt3");
-    } else {
-        snprintf(inner, sizeof inner, "%s", canon);
+    if (cv->nreq < COVER_MAX) {
+        snprintf(cv->req[cv->nreq].pat, sizeof cv->req[cv->nreq].pat, "%s", pat);
+        cv->req[cv->nreq].role = role;
+        cv->req[cv->nreq].optional = optional;
+        cv->nreq++;
     }
-    int n = 0;
-    snprintf(pats[n++], 128, "%s%s", pre, inner);
-    snprintf(pats[n++], 128, "%s%s.*", pre, inner);
-    if (!strcmp(pre, "cr.")) {
-        snprintf(pats[n++], 128, "cr.lazy.%s", inner);
-        snprintf(pats[n++], 128, "cr.lazy.%s.*", inner);
-    }
-    return n;
 }
 
-/* client c is one of lock canon's (the must-fail, slow and barrier-variant
- * clients left to --client) */
-static bool lock_has_client(const char *canon, const vc_client_t *c)
+static const clof_lockname_t *lock_entry(const char *canon)
 {
-    if (*c->expect || !strcmp(c->family, "deep") || !strcmp(c->family, "regression") ||
-        !strcmp(c->family, "hmcs-variants"))
+    for (size_t i = 0; i < clof_nlocknames; i++)
+        if (!strcmp(clof_locknames[i].name, canon))
+            return &clof_locknames[i];
+    return NULL;
+}
+
+/* a lock of another library (glibc's rwlock is in family rw) */
+static bool lock_is_peer(const clof_lockname_t *e)
+{
+    return !strcmp(e->family, "peer") || !strcmp(e->name, "pthread-rwlock");
+}
+
+/* canon (canonical) names a reader-writer lock, not a mutex */
+static bool lock_is_rw(const char *canon)
+{
+    if (!strncmp(canon, "rw:", 3) || !strncmp(canon, "bravo:", 6))
+        return true;
+    if (!strncmp(canon, "cr:", 3) || !strncmp(canon, "asl:", 4))
         return false;
-    char pats[4][128];
-    int n = lock_patterns(canon, pats);
-    for (int i = 0; i < n; i++)
-        if (fnmatch(pats[i], c->name, 0) == 0)
-            return true;
-    return false;
+    const clof_lockname_t *e = lock_entry(canon);
+    return e != NULL && !strcmp(e->family, "rw");
+}
+
+/* the basic lock (and client name) a composition's part stands for */
+static const char *part_lock(const char *abbr)
+{
+    static const char *const map[][2] = {
+        {"tkt", "ticket"}, {"hem", "hemlock_ctr"}, {"hemnc", "hemlock"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(abbr, map[i][0]))
+            return map[i][1];
+    return abbr;
+}
+
+static void cover(const char *canon, cover_t *cv, const char *whole)
+{
+    static const struct {
+        const char *pre, *pat, *over;
+        bool rw_inner;
+    } layers[] = {{"cr:", "cr.*", "a mutex", false},
+                  {"asl:", "asl.*", "a mutex", false},
+                  {"rw:", "rw.cohort", "a mutex", false},
+                  {"bravo:", "rw.bravo.*", "an RW lock", true}};
+    for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++) {
+        size_t n = strlen(layers[i].pre);
+        if (strncmp(canon, layers[i].pre, n))
+            continue;
+        const char *inner = canon + n;
+        if (lock_is_rw(inner) != layers[i].rw_inner) {
+            snprintf(cv->err, sizeof cv->err,
+                     "lock %s: %s goes over %s (%s), and %s is %s: no such lock", whole,
+                     layers[i].pre, layers[i].over,
+                     layers[i].rw_inner ? "rw-central, rw:<lock>, bravo:<rwlock>, pthread-rwlock"
+                                        : "a basic, NUMA or composed lock, or a layer over one",
+                     inner, layers[i].rw_inner ? "a mutex" : "an RW lock");
+            return;
+        }
+        cover_add(cv, "layer", false, layers[i].pat);
+        cover(inner, cv, whole);
+        return;
+    }
+    const clof_lockname_t *e = lock_entry(canon);
+    if (e != NULL && lock_is_peer(e)) {
+        if (cv->npeer < 4)
+            snprintf(cv->peer[cv->npeer++], sizeof cv->peer[0], "%s", e->name);
+    } else if (e != NULL && !strcmp(e->name, "hmcs")) {
+        cover_add(cv, "lock", false, "hmcs3"); /* depth 3, the paper's client */
+        cover_add(cv, "lock", false, "hmcs2");
+    } else if (e != NULL && !strcmp(e->name, "rw-central")) {
+        cover_add(cv, "lock", false, "rw.central");
+    } else if (e != NULL) {
+        cover_add(cv, "lock", false, e->name);
+    } else {
+        /* a composition, lowest level first (canonical: the parts'
+         * abbreviations, none with a '-') */
+        const char *part[8];
+        char buf[CLOF_LOCKNAME_MAX];
+        int np = 0;
+        snprintf(buf, sizeof buf, "%s", canon);
+        for (char *p = strtok(buf, "-"); p && np < 8; p = strtok(NULL, "-"))
+            part[np++] = part_lock(p);
+        char own[128] = "clof.";
+        bool all_tkt = true;
+        for (int i = 0; i < np; i++) {
+            cover_add(cv, "lock", false, part[i]);
+            all_tkt = all_tkt && !strcmp(part[i], "ticket");
+            size_t o = strlen(own);
+            snprintf(own + o, sizeof own - o, "%s%s", i ? "+" : "", part[i]);
+        }
+        char pat[64];
+        cover_add(cv, "step", false, "clof.ticket+ticket");
+        for (int i = 0; i + 1 < np; i++) {
+            snprintf(pat, sizeof pat, "clof.%s+ticket", part[i]);
+            cover_add(cv, "step", false, pat);
+        }
+        if (np >= 3)
+            cover_add(cv, "step", false, "clof.tkt3");
+        cover_add(cv, "step", false, np >= 3 ? "clof.tkt3.index" : "clof.mcs+ticket.index");
+        cover_add(cv, "step", true, all_tkt && np == 3 ? "clof.tkt3" : own);
+    }
+}
+
+/* client c may run for a lock name (not a must-fail, slow or barrier-variant one) */
+static bool lock_client_ok(const vc_client_t *c)
+{
+    return !*c->expect && strcmp(c->family, "deep") && strcmp(c->family, "regression") &&
+           strcmp(c->family, "hmcs-variants");
+}
+
+/* client c is requirement pat's: pat itself or one of its variants */
+static bool cover_match(const char *pat, const vc_client_t *c)
+{
+    char v[80];
+    snprintf(v, sizeof v, "%s.*", pat);
+    return lock_client_ok(c) && (fnmatch(pat, c->name, 0) == 0 || fnmatch(v, c->name, 0) == 0);
+}
+
+/* one lock name of --lock: what it ran, for its verdict */
+typedef struct {
+    char canon[CLOF_LOCKNAME_MAX];
+    int client[MAXSEL]; /* indexes into the run list */
+    int n;
+    cover_t cv;
+} lock_sel_t;
+
+static lock_sel_t lk[MAXSEL];
+
+/* each run client's result per model, for the lock names' verdicts */
+static struct {
+    bool ran, exhaustive, limit_hit;
+    int verdict;
+    char property[64];
+} run_res[MAXSEL][3];
+
+/* c's index in run[], added at the end when not there */
+static int add_run(const vc_client_t **run, int *nrun, const vc_client_t *c)
+{
+    int k;
+    for (k = 0; k < *nrun; k++)
+        if (run[k] == c)
+            return k;
+    if (*nrun >= MAXSEL)
+        return -1;
+    run[(*nrun)++] = c;
+    return k;
+}
+
+/* --lock NAME (canon: its canonical spelling): the clients that cover it
+ * into run[] and L, and the line that says what they are; 2 (with a
+ * message) when nothing of clof's covers it */
+static int select_lock(const char *canon, const vc_client_t **run, int *nrun, lock_sel_t *L)
+{
+    memset(L, 0, sizeof *L);
+    snprintf(L->canon, sizeof L->canon, "%s", canon);
+    cover_t *cv = &L->cv;
+    cover(canon, cv, canon);
+    if (cv->err[0]) {
+        fprintf(stderr, "%s: %s\n", prog_name(), cv->err);
+        return 2;
+    }
+    if (cv->nreq == 0) {
+        const clof_lockname_t *e = lock_entry(cv->peer[0]);
+        fprintf(stderr,
+                "%s: lock %s is not a lock of clof (%s): %s checks clof's own lock "
+                "sources, nothing of it to verify\n",
+                prog_name(), canon, e ? e->about : "another library's", prog_name());
+        return 2;
+    }
+    const char *role[MAXSEL];
+    for (int q = 0; q < cv->nreq; q++) {
+        int hit = 0;
+        for (int i = 0; i < nall; i++) {
+            if (!cover_match(cv->req[q].pat, all[i]))
+                continue;
+            hit++;
+            int k = add_run(run, nrun, all[i]);
+            int j;
+            for (j = 0; j < L->n; j++)
+                if (L->client[j] == k)
+                    break;
+            if (j == L->n && k >= 0) {
+                role[L->n] = cv->req[q].role;
+                L->client[L->n++] = k;
+            }
+        }
+        if (!hit && !cv->req[q].optional) {
+            fprintf(stderr,
+                    "%s: lock %s: this program has no client %s, which its %s needs "
+                    "(%s --list shows the clients)\n",
+                    prog_name(), canon, cv->req[q].pat,
+                    !strcmp(cv->req[q].role, "step") ? "composition step"
+                    : !strcmp(cv->req[q].role, "layer") ? "layer" : "coverage",
+                    prog_name());
+            return 2;
+        }
+    }
+    printf("lock %s: %d client%s", canon, L->n, L->n == 1 ? "" : "s");
+    const char *sep = " -- ";
+    for (size_t r = 0; r < sizeof cover_roles / sizeof cover_roles[0]; r++) {
+        int shown = 0;
+        for (int j = 0; j < L->n; j++)
+            if (!strcmp(role[j], cover_roles[r])) {
+                printf("%s%s%s", shown ? ", " : sep, shown ? "" : cover_role_names[r],
+                       shown ? "" : ": ");
+                printf("%s", run[L->client[j]]->name);
+                shown++;
+                sep = "; ";
+            }
+    }
+    for (int p = 0; p < cv->npeer; p++)
+        printf("; %s: not clof's lock, not verified", cv->peer[p]);
+    printf("\n");
+    return 0;
+}
+
+/* The verdict of lock name L, one line: verified (under which models, how
+ * complete the search was), or VIOLATED / ERROR (where first), and the
+ * clients it ran. */
+static void print_verdict(const lock_sel_t *L, const vc_client_t **run, int mmask,
+                          const opts_t *o, bool blank_first)
+{
+    int bad_k = -1, bad_m = -1, nbad = 0, verdict = VC_OK;
+    bool all_exh = true, limit = false;
+    for (int j = 0; j < L->n; j++)
+        for (int m = 0; m < 3; m++) {
+            const int k = L->client[j];
+            if (!(mmask & (1 << m)) || !run_res[k][m].ran)
+                continue;
+            all_exh = all_exh && run_res[k][m].exhaustive;
+            limit = limit || run_res[k][m].limit_hit;
+            if (run_res[k][m].verdict != VC_OK) {
+                if (bad_k < 0 || (run_res[k][m].verdict == VC_VIOLATION && verdict != VC_VIOLATION)) {
+                    bad_k = k;
+                    bad_m = m;
+                    verdict = run_res[k][m].verdict;
+                }
+                nbad++;
+            }
+        }
+    if (blank_first)
+        printf("\n");
+    printf("%s: ", L->canon);
+    if (bad_k >= 0) {
+        printf("%s under %s in %s: %s", verdict == VC_VIOLATION ? "VIOLATED" : "ERROR (checker)",
+               vc_model_name(bad_m), run[bad_k]->name,
+               *run_res[bad_k][bad_m].property ? run_res[bad_k][bad_m].property : "error");
+        if (nbad > 1)
+            printf(" (and %d more)", nbad - 1);
+    } else {
+        printf("%sverified under", L->cv.npeer ? "clof's part " : "");
+        for (int m = 0, c = 0; m < 3; m++)
+            if (mmask & (1 << m))
+                printf("%s %s", c++ ? "," : "", vc_model_name(m));
+        if (limit)
+            printf(", stopped by a limit (not a complete search)");
+        else if (all_exh)
+            printf(", exhaustive");
+        else if (o->bound_override != -2)
+            printf(", preemption bound %d", o->bound_override);
+        else
+            printf(", %s", o->full ? "no preemption bound" : "each client's preemption bound (--quick)");
+    }
+    if (L->cv.npeer) {
+        printf("; not clof's, not verified:");
+        for (int p = 0; p < L->cv.npeer; p++)
+            printf(" %s", L->cv.peer[p]);
+    }
+    printf(" (%d client%s:", L->n, L->n == 1 ? "" : "s");
+    for (int j = 0; j < L->n; j++)
+        printf("%s %s", j ? "," : "", run[L->client[j]]->name);
+    printf(")\n");
 }
 
 /* ---------------------------------------------------------------- mutation */
@@ -1449,30 +1722,25 @@ int main(int argc, char **argv)
     /* the selection */
     const vc_client_t *run[MAXSEL];
     int nrun = 0;
+    int nlk = 0; /* the lock names among them (lk) */
     for (int s = 0; s < nsel; s++) {
-        /* --lock NAME: a lock name (any spelling) runs that lock's clients;
-         * a name outside the grammar (a family, a client, a pattern) is
-         * taken as --client takes it */
+        /* --lock NAME: a lock name (any spelling) runs what covers it
+         * (select_lock); a name outside the grammar (a family, a client, a
+         * pattern) is taken as --client takes it */
         char canon[CLOF_LOCKNAME_MAX];
         bool is_lock = sel_lock[s] && clof_lockname_canon(sel[s], canon, sizeof canon);
+        if (is_lock) {
+            if (select_lock(canon, run, &nrun, &lk[nlk]))
+                return 2;
+            nlk++;
+            continue;
+        }
         int hit = 0;
         for (int i = 0; i < nall; i++) {
-            if (is_lock ? !lock_has_client(canon, all[i]) : !matches(all[i], sel[s]))
+            if (!matches(all[i], sel[s]))
                 continue;
             hit++;
-            int k;
-            for (k = 0; k < nrun; k++)
-                if (run[k] == all[i])
-                    break;
-            if (k == nrun)
-                run[nrun++] = all[i];
-        }
-        if (!hit && is_lock) {
-            fprintf(stderr,
-                    "clof verify: no client models lock %s (clof verify --list shows the "
-                    "clients; --client NAME runs one)\n",
-                    canon);
-            return 2;
+            add_run(run, &nrun, all[i]);
         }
         if (!hit) {
             char msg[512];
@@ -1480,8 +1748,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s; or a client, family or pattern of clof verify --list\n", msg);
             return 2;
         }
-        if (is_lock)
-            printf("lock %s: %d client%s\n", canon, hit, hit == 1 ? "" : "s");
     }
     if (nsel == 0)
         for (int i = 0; i < nall; i++)
@@ -1557,6 +1823,11 @@ int main(int argc, char **argv)
                                               : " (NOT the expected failure)")
                                   : "");
             fflush(stdout);
+            run_res[k][m].ran = true;
+            run_res[k][m].verdict = r.verdict;
+            run_res[k][m].exhaustive = r.exhaustive;
+            run_res[k][m].limit_hit = r.limit_hit;
+            snprintf(run_res[k][m].property, sizeof run_res[k][m].property, "%s", r.property);
             int rc = r.verdict == VC_OK ? 0 : r.verdict == VC_VIOLATION ? 1 : 2;
             if (check_exp)
                 rc = expected ? 0 : (r.verdict == VC_ERROR ? 2 : 1);
@@ -1564,5 +1835,7 @@ int main(int argc, char **argv)
                 worst = rc;
         }
     }
+    for (int l = 0; l < nlk; l++)
+        print_verdict(&lk[l], run, mmask, &o, o.markdown && l == 0);
     return worst;
 }
