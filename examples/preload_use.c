@@ -8,11 +8,11 @@
  *   build/bin/clof run --lock mcs -- ./preload_use        # the same
  *
  * It is not linked with clof.  It asks the library, if loaded, which lock
- * runs its mutexes (clof_preload_info of src/preload/clof_preload.h, looked
+ * runs its mutexes (clof_preload_info of clof/preload.h, looked
  * up with dlsym: absent when the library is not preloaded), and says so.
  */
 #define _GNU_SOURCE
-#include "clof_preload.h"
+#include <clof/preload.h>
 
 #include <dlfcn.h>
 #include <pthread.h>

@@ -27,7 +27,7 @@
 #include <thread>
 #include <vector>
 
-#include "../../src/preload/clof_preload.h"
+#include <clof/preload.h>
 
 namespace {
 

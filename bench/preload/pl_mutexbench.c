@@ -40,7 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../src/preload/clof_preload.h"
+#include <clof/preload.h>
 
 #define MAX_LINES 64
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

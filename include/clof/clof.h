@@ -21,7 +21,7 @@
  * Include those by name.  This header leaves them out so that a program
  * that uses only basic locks needs no library at any optimisation level
  * (their out-of-line slow paths call into libclof).  The preload library's
- * introspection header (src/preload/clof_preload.h) is not installed.
+ * introspection header is clof/preload.h.
  */
 /** \file
  * The umbrella header of the header-only part: the atomics, the waiting

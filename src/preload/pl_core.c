@@ -13,7 +13,7 @@
 #include "pl_internal.h"
 #include "pl_opaque.h"
 #include "pl_profile.h"
-#include "clof_preload.h"
+#include <clof/preload.h>
 
 #include <dlfcn.h>
 #include <fcntl.h>

@@ -1156,7 +1156,7 @@ PL_RW_UNV(clockwrlock)
 PL_RW_UNV(unlock)
 #endif
 
-/* ---- introspection (clof_preload.h) ------------------------------------------------ */
+/* ---- introspection (clof/preload.h) ------------------------------------------------ */
 /* the rwlock in use, without starting anything (the profile's header: may
  * run in a signal handler) */
 const char *pl_rw_name_now(void)

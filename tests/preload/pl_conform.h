@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clof_preload.h"
+#include <clof/preload.h>
 
 /* old-ABI and compat-version entry points (pl_oldabi.c) */
 int old_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);

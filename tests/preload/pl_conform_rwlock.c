@@ -57,7 +57,7 @@
 #include <unistd.h>
 
 #include "../common/clof_test.h"
-#include "clof_preload.h"
+#include <clof/preload.h>
 
 static const char *expect_name;
 static clof_preload_rwlock_held_fn held_fn;

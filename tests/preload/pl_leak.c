@@ -38,7 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clof_preload.h"
+#include <clof/preload.h>
 
 /* the shared test helpers (tests/common/clof_test.h): FAIL reports
  * "FAIL %s: ..." with the program's name, set first thing in main */
