@@ -120,6 +120,17 @@
  *
  * Compiles as C11 and C++17 (the generator emits static inline functions).
  */
+/** \file
+ * Asymmetry-aware locking (LibASL, PPoPP'22): the reorderable lock over any
+ * clof lock, declared by CLOF_ASL_LOCK(N, base) or
+ * CLOF_ASL_BLOCKING_LOCK(N, base), and epochs with latency SLOs
+ * (clof_epoch_start, clof_epoch_end) that size a little core's reorder
+ * window.  Link libclof (the epoch calls, the configuration, the
+ * topology's core types).  Algorithm, properties, configuration and memory
+ * orders: the comment at the top of the header.  The functions the
+ * generated ones call (clof_asl_acquire, clof_asl_acquire_reorder,
+ * clof_asl_standby over a clof_asl_ops_t) are internal.
+ */
 #ifndef CLOF_ASL_H
 #define CLOF_ASL_H
 
@@ -132,41 +143,52 @@
 extern "C" {
 #endif
 
-#define CLOF_ASL_MAX_EPOCHS 64 /* epoch ids 0..63 */
-#define CLOF_ASL_MAX_NEST 16   /* stored nesting depth */
-#define CLOF_ASL_NO_EPOCH (-1)
+#define CLOF_ASL_MAX_EPOCHS 64 /**< epoch ids 0..63 */
+#define CLOF_ASL_MAX_NEST 16   /**< stored nesting depth */
+#define CLOF_ASL_NO_EPOCH (-1) /**< clof_asl_thread_t::cur outside epochs */
 #ifndef CLOF_ASL_MIN_UNIT_NS
-/* the growth unit never drops below this, so a window that reached 0 on
- * misses can grow again once epochs meet the SLO (the paper's unit would
- * stay 0 forever) */
+/** The growth unit (ns) never drops below this, so a window that reached 0
+ * on misses can grow again once epochs meet the SLO (the paper's unit would
+ * stay 0 forever).  Define it before including the header to change it. */
 #define CLOF_ASL_MIN_UNIT_NS 100u
 #endif
 #ifndef CLOF_ASL_SLEEP_MIN_NS
-#define CLOF_ASL_SLEEP_MIN_NS 1000u /* blocking standby: first sleep */
+/** Blocking standby (CLOF_ASL_BLOCKING_LOCK): its first sleep, ns. */
+#define CLOF_ASL_SLEEP_MIN_NS 1000u
 #endif
 #ifndef CLOF_ASL_SLEEP_MAX_NS
-#define CLOF_ASL_SLEEP_MAX_NS 1000000u /* ... doubling up to this */
+/** Blocking standby: its sleeps double from CLOF_ASL_SLEEP_MIN_NS up to
+ *  this, ns. */
+#define CLOF_ASL_SLEEP_MAX_NS 1000000u
 #endif
 
 /* ---- configuration -------------------------------------------------------- */
 
+/** The ASL configuration of the process (the header's comment names the
+ *  environment variable of each field). */
 typedef struct clof_asl_config {
-    uint32_t pct_permille;   /* 990 = P99 */
-    uint64_t max_window_ns;  /* clamp of every window: no starvation */
-    uint64_t free_window_ns; /* little cores outside epochs */
-    uint64_t init_window_ns; /* first window of an epoch */
+    uint32_t pct_permille;   /**< the SLO's percentile: 990 = P99 */
+    uint64_t max_window_ns;  /**< clamp of every window: no starvation */
+    uint64_t free_window_ns; /**< window of little cores outside epochs */
+    uint64_t init_window_ns; /**< first window of an epoch */
 } clof_asl_config_t;
 
+/** The default configuration: P99, windows of at most 100 ms, 100 ms
+ *  outside epochs, 1 ms at an epoch's start. */
 #define CLOF_ASL_CONFIG_DEFAULT {990u, 100000000u, 100000000u, 1000000u}
 
 /* The process configuration (libclof).  Read it with clof_asl_config(),
  * which applies the environment at the first call. */
 extern clof_asl_config_t clof_asl_config_;
+/** The process configuration (libclof), with the environment applied at
+ * the first call. */
 const clof_asl_config_t *clof_asl_config(void);
-/* Replace it (fields 0 = keep).  0, or -1 when a value is out of range (pct
- * outside 100..999 permille, max window 0); nothing is changed then. */
+/** Replace the process configuration with cfg's non-zero fields (0 =
+ * keep), at start-up.  0, or -1 when a value is out of range (pct outside
+ * 100..999 permille, max window 0); nothing is changed then. */
 int clof_asl_configure(const clof_asl_config_t *cfg);
-/* Parse a duration ("250us", "100ms", "1500", "2s") into ns: 0 or -1. */
+/** Parse a duration ("250us", "100ms", "1500", "2s") into *ns: 0, or -1
+ * when s is not one. */
 int clof_asl_parse_ns(const char *s, uint64_t *ns);
 /* The environment (CLOF_ASL_PCT, _MAX_WINDOW, _FREE_WINDOW, _INIT_WINDOW)
  * applied to *c, as the first clof_asl_config() does; a bad value is
@@ -176,23 +198,28 @@ int clof_asl_config_from_env_(clof_asl_config_t *c, int quiet);
 
 /* ---- per-thread epoch state ----------------------------------------------- */
 
+/** One epoch id's state in a thread (LibASL's Algorithm 2). */
 typedef struct clof_asl_epoch {
-    uint64_t window; /* reorder window, ns */
-    uint64_t start;  /* timestamp of the current start */
-    uint64_t unit;   /* additive growth unit, ns */
+    uint64_t window; /**< reorder window, ns */
+    uint64_t start;  /**< timestamp of the current start */
+    uint64_t unit;   /**< additive growth unit, ns */
 } clof_asl_epoch_t;
 
+/** A thread's epoch state: the current epoch, the stack of outer ones,
+ *  every epoch id's window, the core-type override. */
 typedef struct clof_asl_thread {
-    int32_t cur;       /* innermost epoch, CLOF_ASL_NO_EPOCH outside */
-    uint32_t depth;    /* nesting depth of the outer epochs (may exceed the stack) */
-    int8_t core_type;  /* -1: from the topology; else clof_core_type_t */
-    uint64_t inited;   /* bit id: epoch id has been started once */
-    uint64_t misses;   /* statistics: epoch ends over the SLO (little cores) */
-    uint64_t ends;     /* ... and all adjusted epoch ends */
-    int32_t stack[CLOF_ASL_MAX_NEST];
-    clof_asl_epoch_t ep[CLOF_ASL_MAX_EPOCHS];
+    int32_t cur;       /**< innermost epoch, CLOF_ASL_NO_EPOCH outside */
+    uint32_t depth;    /**< nesting depth of the outer epochs (may exceed the stack) */
+    int8_t core_type;  /**< -1: from the topology; else clof_core_type_t */
+    uint64_t inited;   /**< bit id: epoch id has been started once */
+    uint64_t misses;   /**< statistics: epoch ends over the SLO (little cores) */
+    uint64_t ends;     /**< ... and all adjusted epoch ends */
+    int32_t stack[CLOF_ASL_MAX_NEST]; /**< the outer epochs, outermost first */
+    clof_asl_epoch_t ep[CLOF_ASL_MAX_EPOCHS]; /**< each epoch id's state */
 } clof_asl_thread_t;
 
+/** Static initializer of a thread's state: no epoch, core type from the
+ *  topology. */
 #define CLOF_ASL_THREAD_INIT                                                   \
     {CLOF_ASL_NO_EPOCH, 0, -1, 0, 0, 0, {0}, {{0, 0, 0}}}
 
@@ -201,6 +228,8 @@ typedef struct clof_asl_thread {
 extern __thread clof_asl_thread_t clof_asl_self_;
 extern __thread int clof_asl_self_ready_;
 void clof_asl_self_init_(void);
+/** The calling thread's epoch state (libclof's thread-local state, made
+ * valid at the first call). */
 static inline clof_asl_thread_t *clof_asl_self(void)
 {
     if (CLOF_UNLIKELY(!clof_asl_self_ready_))
@@ -208,8 +237,10 @@ static inline clof_asl_thread_t *clof_asl_self(void)
     return &clof_asl_self_;
 }
 
-/* Epoch bookkeeping on explicit state and time (Alg. 2).  `little`: whether
- * the thread is on a little core at the end (big cores do not adjust). */
+/** Start epoch id at time now (ns) on the explicit state st (LibASL's
+ * Algorithm 2, for simulators and tests: no clock, no TLS): the current
+ * epoch, if any, is pushed, and an id's first start sets its window from
+ * cfg.  An id out of range is "no epoch" (the nesting is still counted). */
 static inline void clof_asl_epoch_start_at(clof_asl_thread_t *st, int id,
                                            uint64_t now,
                                            const clof_asl_config_t *cfg)
@@ -237,8 +268,13 @@ static inline void clof_asl_epoch_start_at(clof_asl_thread_t *st, int id,
     st->cur = id;
 }
 
-/* Returns 1 when the epoch missed its SLO, 0 when it met it, -1 when nothing
- * was adjusted (big core, bad id, epoch never started). */
+/** End epoch id at time now (ns) on the explicit state st (LibASL's
+ * Algorithm 2): on a little core (little: whether the thread is on one at
+ * the end; big cores do not adjust) the window is halved when the epoch
+ * took longer than slo_ns, else grown by the unit (clamped to cfg's
+ * maximum); the outer epoch, if any, is current again.  1 when the epoch
+ * missed its SLO, 0 when it met it, -1 when nothing was adjusted (big
+ * core, bad id, epoch never started). */
 static inline int clof_asl_epoch_end_at(clof_asl_thread_t *st, int id,
                                         uint64_t slo_ns, uint64_t now,
                                         bool little,
@@ -276,8 +312,9 @@ static inline int clof_asl_epoch_end_at(clof_asl_thread_t *st, int id,
     return r;
 }
 
-/* The window an acquire uses (Alg. 3): 0 on a big core (lock_immediately),
- * the innermost epoch's window, or the default window outside epochs. */
+/** The window (ns) an acquire on state st uses (LibASL's Algorithm 3): 0
+ * on a big core (little false: lock_immediately), the innermost epoch's
+ * window, or cfg's window outside epochs; never above cfg's maximum. */
 static inline uint64_t clof_asl_window_of(const clof_asl_thread_t *st,
                                           bool little,
                                           const clof_asl_config_t *cfg)
@@ -291,20 +328,27 @@ static inline uint64_t clof_asl_window_of(const clof_asl_thread_t *st,
 
 /* ---- the epoch calls (libclof) ------------------------------------------- */
 
+/** Start the latency-critical epoch id (0 <= id < CLOF_ASL_MAX_EPOCHS) in
+ * the calling thread (libclof): its window is used by the thread's ASL
+ * acquisitions until the matching clof_epoch_end.  Epochs nest. */
 void clof_epoch_start(int id);
+/** End the calling thread's epoch id, whose latency target is slo_ns: on a
+ * little core its window shrinks when the epoch took longer, and grows
+ * otherwise (libclof). */
 void clof_epoch_end(int id, uint64_t slo_ns);
-/* The calling thread's current window and the window of one of its epochs
- * (ns), for tools and tests. */
+/** The calling thread's current window (ns), for tools and tests. */
 uint64_t clof_asl_current_window(void);
+/** The window (ns) of the calling thread's epoch id, for tools and tests. */
 uint64_t clof_asl_epoch_window(int id);
 
 /* ---- core types ------------------------------------------------------------- */
 
-/* Override the calling thread's core type: CLOF_CORE_BIG, CLOF_CORE_LITTLE,
+/** Override the calling thread's core type: CLOF_CORE_BIG, CLOF_CORE_LITTLE,
  * or -1 (back to the topology's type of the cpu it runs on). */
 void clof_asl_set_thread_core_type(int type);
 
-/* Whether the calling thread runs on a little core now: O(1). */
+/** Whether the calling thread runs on a little core now (its override, or
+ * the topology's type of its cpu): O(1). */
 static inline bool clof_asl_on_little(void)
 {
     int8_t o = clof_asl_self_.core_type;
@@ -317,6 +361,8 @@ static inline bool clof_asl_on_little(void)
 
 #ifndef CLOF_ASL_NOW
 #if defined(CLOF_BE_HAS_CLOCK)
+/** The clock of the windows, ns: the backend's (define it before including
+ *  the header to replace it). */
 #define CLOF_ASL_NOW() clof_be_now_ns()
 #else
 static inline uint64_t clof_asl_clock_ns_(void)
@@ -325,6 +371,9 @@ static inline uint64_t clof_asl_clock_ns_(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+/** The clock of the windows, ns: CLOCK_MONOTONIC (define it before
+ *  including the header to replace it: a test's counter, a simulator's
+ *  virtual time). */
 #define CLOF_ASL_NOW() clof_asl_clock_ns_()
 #endif
 #endif
@@ -332,17 +381,22 @@ static inline uint64_t clof_asl_clock_ns_(void)
 /* ---- the standby competitor's waiting (wait.h policy) ---------------------- */
 
 #ifndef CLOF_ASL_BACKOFF_MAX
-#define CLOF_ASL_BACKOFF_MAX 1024u /* pauses between two checks, at most */
+/** A standby competitor's pauses between two checks of the lock, at most
+ *  (they double from 1; define it before including the header to change
+ *  it). */
+#define CLOF_ASL_BACKOFF_MAX 1024u
 #endif
 
+/** A standby competitor's waiting state, for one window. */
 typedef struct {
-    clof_wait_t w;    /* spin budget of the waiting policy */
-    uint32_t delay;   /* pauses before the next check (doubles) */
-    uint32_t word;    /* blocking variant: thread-private futex word (never
+    clof_wait_t w;    /**< spin budget of the waiting policy */
+    uint32_t delay;   /**< pauses before the next check (doubles) */
+    uint32_t word;    /**< blocking variant: thread-private futex word (never
                          written: the sleep ends at its deadline) */
-    uint64_t sleep;   /* blocking variant: next sleep, ns (doubles) */
+    uint64_t sleep;   /**< blocking variant: next sleep, ns (doubles) */
 } clof_asl_standby_t;
 
+/** Initializer of a standby's waiting state (a window's start). */
 #define CLOF_ASL_STANDBY_INIT {CLOF_WAIT_INIT, 1u, 0u, CLOF_ASL_SLEEP_MIN_NS}
 
 /* One waiting step of a standby competitor whose window ends at `end`; the
@@ -386,6 +440,8 @@ static inline void clof_asl_standby_step_(clof_asl_standby_t *s, uint64_t now,
 
 /* ---- the generator ---------------------------------------------------------- */
 
+/** Static initializer of an ASL lock over a base lock whose static
+ *  initializer is base_init: CLOF_ASL_INITIALIZER(CLOF_MCS_INITIALIZER). */
 #define CLOF_ASL_INITIALIZER(base_init) {base_init}
 
 /* The lock over B as functions over a table: B's operations (typed void *)
@@ -484,9 +540,34 @@ CLOF_INLINE void clof_asl_acquire(const clof_asl_ops_t *o, void *b, void *c)
     CLOF_INLINE bool clof_##N##_has_waiters(clof_##N##_t *l, clof_##N##_ctx_t *c) \
     { return clof_##B##_has_waiters(&l->base, c); }
 
-/* The reorderable lock over `base`: standby competitors spin, then yield. */
+/** Declare the reorderable lock clof_N_t (N = name) over the clof lock
+ * clof_B_t (B = base: any clof lock, basic or composed, its header
+ * included before); standby competitors spin, then yield.
+ *
+ * It declares clof_N_t (the base lock as its member base; static
+ * initializer CLOF_ASL_INITIALIZER), clof_N_ctx_t (the base's context) and
+ *   - void clof_N_init(clof_N_t *l): clof_B_init of the base (a composed
+ *     base's init_topo and destroy stay the caller's, on l->base);
+ *   - void clof_N_acquire(l, c): LibASL's Algorithm 3: at once on a big
+ *     core, else reordered by the window of the thread's innermost epoch
+ *     (or the window outside epochs);
+ *   - void clof_N_acquire_immediately(l, c): Algorithm 1's
+ *     lock_immediately, the base's acquire;
+ *   - void clof_N_acquire_reorder(l, c, window_ns): Algorithm 1's
+ *     lock_reorder: take the lock if free, else stand by outside the queue
+ *     for at most window_ns (clamped to the configured maximum), taking it
+ *     when a check finds it free, then enqueue; window 0 is the base's
+ *     acquire;
+ *   - bool clof_N_tryacquire(l, c), void clof_N_release(l, c), bool
+ *     clof_N_has_waiters(l, c): the base's (standby competitors are not
+ *     waiters).
+ *
+ * For example CLOF_ASL_LOCK(asl_mcs, mcs) declares clof_asl_mcs_t. */
 #define CLOF_ASL_LOCK(name, base) CLOF_ASL_LOCK_GEN_(name, base, false)
-/* The blocking variant (Bench-6): standby competitors sleep with back-off. */
+/** Declare the blocking variant of CLOF_ASL_LOCK (the paper's Bench-6),
+ * with the same interface: standby competitors sleep with exponential
+ * back-off, from CLOF_ASL_SLEEP_MIN_NS to CLOF_ASL_SLEEP_MAX_NS, never past
+ * the end of their window. */
 #define CLOF_ASL_BLOCKING_LOCK(name, base) CLOF_ASL_LOCK_GEN_(name, base, true)
 
 #ifdef __cplusplus

@@ -194,6 +194,17 @@
  * inside this layer: verify/clients_cr.c); the layer only acquires and
  * releases it.
  */
+/** \file
+ * Concurrency restriction over any clof lock (Malthusian locks, GCR):
+ * CLOF_CR_LOCK(N, inner) declares the lock `cr:inner`, whose surplus
+ * threads wait parked in a NUMA-aware passive set (a CNA lock) and are
+ * rotated in, so that the threads the inner lock hands over to are the ones
+ * that run.  CLOF_CR_FUNCTIONS is the same layer over a layout of the
+ * includer's.  Link libclof (clof_cr_cpus, the topology).  Algorithm, the
+ * admission bound, properties and memory orders: the comment at the top of
+ * the header.  The functions the generated ones call (clof_cr_acquire,
+ * clof_cr_release ... over a clof_cr_ops_t) are internal.
+ */
 #ifndef CLOF_CR_H
 #define CLOF_CR_H
 
@@ -209,11 +220,14 @@
  * pthread mutex, preload.cr_mcs.mutex_static hung in most runs on an
  * emulated 2-node machine, 2026-11-26: docs/reliability.md). */
 #ifndef CLOF_CR_NUMA
+/** 1: the passive queue is a CNA lock (NUMA-aware admission); 0: an MCS
+ *  lock (a FIFO passive set, for comparison).  Compile time. */
 #define CLOF_CR_NUMA 1
 #endif
 #if CLOF_CR_NUMA
 #include <clof/numa/cna.h>
 #define CLOF_CR_Q_(x) clof_cna_##x
+/** Static initializer of the passive queue (clof_cr_t::queue). */
 #define CLOF_CR_Q_INITIALIZER CLOF_CNA_INITIALIZER
 /* the head holds CNA's secondary queue: a passive thread of another node
  * was skipped for one of the head's node (cna.h: `spin` holds its head) */
@@ -222,6 +236,7 @@
 #else
 #include <clof/lock/mcs.h>
 #define CLOF_CR_Q_(x) clof_mcs_##x
+/** Static initializer of the passive queue (clof_cr_t::queue). */
 #define CLOF_CR_Q_INITIALIZER CLOF_MCS_INITIALIZER
 #define CLOF_CR_Q_BYPASSED_(qc) ((void)(qc), false)
 #endif
@@ -231,7 +246,9 @@ extern "C" {
 #endif
 
 #ifndef CLOF_CR_ADMIT_EVERY
-#define CLOF_CR_ADMIT_EVERY 256u /* fairness grant period, releases (2^k) */
+/** The fairness grant's period: one grant every this many releases while
+ *  passive threads wait (a power of two). */
+#define CLOF_CR_ADMIT_EVERY 256u
 #endif
 #if (CLOF_CR_ADMIT_EVERY & (CLOF_CR_ADMIT_EVERY - 1)) != 0 || CLOF_CR_ADMIT_EVERY == 0
 #error "CLOF_CR_ADMIT_EVERY must be a power of two"
@@ -242,16 +259,24 @@ extern "C" {
  * (the waiting policy parks, or the backend counts parks: the simulator). */
 #ifndef CLOF_CR_LAZY
 #if CLOF_WAIT_CAN_PARK || defined(CLOF_BE_WAIT_PARKS)
+/** 1: lazy restriction, a lock starts open (the default where a wait can
+ *  tell that it could not keep a cpu); 0: limiting from the start. */
 #define CLOF_CR_LAZY 1
 #else
+/** 1: lazy restriction, a lock starts open; 0 (the default where no wait
+ *  can tell that it could not keep a cpu): limiting from the start. */
 #define CLOF_CR_LAZY 0
 #endif
 #endif
 #ifndef CLOF_CR_CALM
-#define CLOF_CR_CALM 1024u /* calm counted releases before the lock opens */
+/** Calm counted releases in a row (nobody passive, the active set at its
+ *  largest) before a limiting lock opens again. */
+#define CLOF_CR_CALM 1024u
 #endif
 #ifndef CLOF_CR_GROW
-#define CLOF_CR_GROW 1024u /* quiet counted releases before `cap` grows by one */
+/** Quiet counted releases in a row (no shrink signal) before the active
+ *  set's size `cap` grows by one. */
+#define CLOF_CR_GROW 1024u
 #endif
 
 /* The number of cpus the process may run on (libclof, src/cr.c:
@@ -259,33 +284,44 @@ extern "C" {
  * when set to 1..4096): the largest active set.  A backend without a
  * process (the model checker, the simulator) or a test defines
  * CLOF_CR_CPUS() before including this header. */
+/** The number of cpus the process may run on (libclof: sched_getaffinity
+ * at the first call, or CLOF_CR_ACTIVE when set to 1..4096): the largest
+ * active set. */
 uint32_t clof_cr_cpus(void);
 #ifndef CLOF_CR_CPUS
+/** The largest active set: clof_cr_cpus() (a backend without a process or
+ *  a test defines it before including the header). */
 #define CLOF_CR_CPUS() clof_cr_cpus()
 #endif
 
 /* Hooks (no-ops unless defined before including): the preload library's
  * CLOF_STATS counts, the tests' bound check.  `s` is the clof_cr_t. */
-#ifndef CLOF_CR_ON_PASSIVE /* a thread joins the passive set */
+#ifndef CLOF_CR_ON_PASSIVE
+/** Hook (a no-op unless defined before including the header; s: the
+ *  lock's clof_cr_t): a thread joins the passive set. */
 #define CLOF_CR_ON_PASSIVE(s) ((void)(s))
 #endif
-#ifndef CLOF_CR_ON_ADMIT /* the passive head is admitted (granted: by a grant),
-                            called while it still holds the passive queue */
+#ifndef CLOF_CR_ON_ADMIT
+/** Hook: the passive head is admitted (granted: by a grant), called while
+ *  it still holds the passive queue. */
 #define CLOF_CR_ON_ADMIT(s, granted) ((void)(s), (void)(granted))
 #endif
-#ifndef CLOF_CR_ON_HEAD /* the passive head is admitted, before
-                           CLOF_CR_ON_ADMIT; bypassed: it was chosen over
-                           a passive thread of another node (NUMA-aware
-                           admission) that still waits */
+#ifndef CLOF_CR_ON_HEAD
+/** Hook: the passive head is admitted, before CLOF_CR_ON_ADMIT; bypassed:
+ *  it was chosen over a passive thread of another node (NUMA-aware
+ *  admission) that still waits. */
 #define CLOF_CR_ON_HEAD(s, bypassed) ((void)(s), (void)(bypassed))
 #endif
-#ifndef CLOF_CR_ON_GRANT /* a grant is issued; idle: by an idle release */
+#ifndef CLOF_CR_ON_GRANT
+/** Hook: a grant is issued; idle: by an idle release. */
 #define CLOF_CR_ON_GRANT(s, idle) ((void)(s), (void)(idle))
 #endif
-#ifndef CLOF_CR_ON_LIMIT /* the lock starts limiting (on 1) or opens (on 0) */
+#ifndef CLOF_CR_ON_LIMIT
+/** Hook: the lock starts limiting (on 1) or opens (on 0). */
 #define CLOF_CR_ON_LIMIT(s, on) ((void)(s), (void)(on))
 #endif
-#ifndef CLOF_CR_ON_GROW /* `cap` grew after CLOF_CR_GROW quiet counted releases */
+#ifndef CLOF_CR_ON_GROW
+/** Hook: `cap` grew after CLOF_CR_GROW quiet counted releases. */
 #define CLOF_CR_ON_GROW(s) ((void)(s))
 #endif
 
@@ -310,8 +346,13 @@ uint32_t clof_cr_cpus(void);
 #define CLOF_CR_PARKS_() 0u
 #endif
 #endif
+/** The shrink signal's reading: the waiting policy's counters at a
+ *  wait's start (clof_cr_signalled_ compares them at its end). */
 typedef struct {
+    /**@{*/
+    /** the spin budget, the count of parks and of busy yields (wait.h) */
     uint32_t budget, parks, busy;
+    /**@}*/
 } clof_cr_signal_t;
 
 static inline clof_cr_signal_t clof_cr_signal_(void)
@@ -347,32 +388,38 @@ static inline bool clof_cr_signalled_(clof_cr_signal_t g)
                             b <= CLOF_CR_FLOOR_);
 }
 #ifndef CLOF_CR_CROWDED
+/** Whether the wait of the lock with state s since the signal g could not
+ *  keep a cpu: clof_cr_signalled_(g), unless a checker's client replaces
+ *  it (defined before including the header). */
 #define CLOF_CR_CROWDED(s, g) ((void)(s), clof_cr_signalled_(g))
 #endif
 
-/* The layer's state, beside the inner lock. */
+/** The layer's state, beside the inner lock (all-zero: valid, sized at
+ *  the first contended acquire). */
 typedef struct clof_cr {
-    clof_atomic32_t releases; /* holder only: releases so far (mod 2^32) */
-    clof_atomic32_t active;   /* admitted (counted) threads not yet released */
-    clof_atomic32_t cap;      /* active-set size, 1..clof_cr_cpus(); 0 unsized */
-    clof_atomic32_t npassive; /* threads in the passive set */
-    clof_atomic32_t grants;   /* admissions granted (tokens issued) */
-    clof_atomic32_t taken;    /* ... consumed (passive head only) */
-    clof_atomic32_t limiting; /* 1: contended acquisitions are counted and
+    clof_atomic32_t releases; /**< holder only: releases so far (mod 2^32) */
+    clof_atomic32_t active;   /**< admitted (counted) threads not yet released */
+    clof_atomic32_t cap;      /**< active-set size, 1..clof_cr_cpus(); 0 unsized */
+    clof_atomic32_t npassive; /**< threads in the passive set */
+    clof_atomic32_t grants;   /**< admissions granted (tokens issued) */
+    clof_atomic32_t taken;    /**< ... consumed (passive head only) */
+    clof_atomic32_t limiting; /**< 1: contended acquisitions are counted and
                                  may go passive; 0: open (CLOF_CR_LAZY) */
-    clof_atomic32_t calm;     /* holder only: counted releases in a row
+    clof_atomic32_t calm;     /**< holder only: counted releases in a row
                                  without a shrink: below the max, towards
                                  growing `cap` (CLOF_CR_GROW); at it, with
                                  nobody passive, towards opening
-                                 (CLOF_CR_CALM); clof_cr_calm_ */
-    CLOF_CR_Q_(t) queue;      /* the passive set (CNA: NUMA-aware) */
+                                 (CLOF_CR_CALM) */
+    CLOF_CR_Q_(t) queue;      /**< the passive set (CNA: NUMA-aware) */
 } clof_cr_t;
 
+/** Static initializer of the layer's state. */
 #define CLOF_CR_STATE_INITIALIZER                                              \
     {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0),      \
      CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0),      \
      CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0), CLOF_CR_Q_INITIALIZER}
 
+/** Initialise the layer's state s (all-zero bytes are a valid one too). */
 static inline void clof_cr_state_init(clof_cr_t *s)
 {
     clof_atomic32_write_rlx(&s->releases, 0);
@@ -653,9 +700,14 @@ CLOF_SLOW void clof_cr_released_(clof_cr_t *s, uint32_t counted, uint32_t n)
 
 /* ---- the generator ---------------------------------------------------------- */
 
+/** Static initializer of a lock of CLOF_CR_LOCK over an inner lock whose
+ *  static initializer is inner_init (CLOF_CR_INITIALIZER(
+ *  CLOF_MCS_INITIALIZER) over MCS). */
 #define CLOF_CR_INITIALIZER(inner_init) {inner_init, CLOF_CR_STATE_INITIALIZER}
 
-/* CLOF_CR_CTX(name, inner): the context clof_<name>_ctx_t. */
+/** CLOF_CR_CTX(N, B): declare the context clof_N_ctx_t of the layer over
+ * the inner lock clof_B_t: B's context (member base) and whether the
+ * acquisition counted in the active set (member counted). */
 #define CLOF_CR_CTX(N, B)                                                      \
     typedef struct {                                                           \
         clof_##B##_ctx_t base;                                                 \
@@ -702,9 +754,12 @@ typedef struct {
  * tryacquire, checked with the inner lock.  CLOF_CR_BARGE_POLLS=0 turns
  * it off. */
 #ifndef CLOF_CR_BARGE_POLLS
+/** Barging while open: the tryacquire retries of an uncounted waiter
+ *  before it queues in the inner lock (native only; 0 turns it off). */
 #define CLOF_CR_BARGE_POLLS 32u
 #endif
 #ifndef CLOF_CR_BARGE_PAUSE
+/** Barging while open: the pauses between two of those retries. */
 #define CLOF_CR_BARGE_PAUSE 16u
 #endif
 CLOF_INLINE bool clof_cr_barge_(const clof_cr_ops_t *o, void *l, void *bc)
@@ -791,25 +846,30 @@ CLOF_INLINE bool clof_cr_has_waiters(const clof_cr_ops_t *o, void *l, void *bc)
     return o->has_waiters(o->base(l), bc) || o->hint(l) != 0;
 }
 
-/* CLOF_CR_FUNCTIONS(name, inner, BASE, STATE, HINT, MIRROR, NUMBER): the
- * five functions of the lock interface for a lock type clof_<name>_t
- * (declared before) whose parts are reached through five accessors, each
- * applied to the lock pointer l:
- *   BASE(l)    the inner lock, clof_<inner>_t *;
- *   STATE(l)   the layer's state, clof_cr_t * (slow paths only: it may
- *              look the state up, or install it at a first contention);
- *   HINT(l)    nonzero when passive threads may wait: the release's fast
- *              path and has_waiters read it (relaxed);
- *   MIRROR(l)  the word whose bit 0 HINT reads, which the layer keeps
- *              (clof_cr_mirror_clear_), or NULL when HINT reads `npassive`;
- *   NUMBER(l)  numbers a release, by its holder, before the inner release:
- *              returns the number, of which only the low bits (modulo
- *              CLOF_CR_ADMIT_EVERY) are used (clof_cr_number_).
+/** CLOF_CR_FUNCTIONS(N, B, BASE, STATE, HINT, MIRROR, NUMBER): the layer
+ * over the inner lock clof_B_t in a layout of the includer's.
+ *
+ * It defines the functions of the lock interface, clof_N_acquire,
+ * clof_N_tryacquire, clof_N_release and clof_N_has_waiters (lock.h), for a
+ * lock type clof_N_t and a context clof_N_ctx_t (CLOF_CR_CTX) declared
+ * before, whose parts are reached through five accessors, each applied to
+ * the lock pointer l:
+ *   - BASE(l): the inner lock, clof_B_t *;
+ *   - STATE(l): the layer's state, clof_cr_t * (slow paths only: it may
+ *     look the state up, or install it at a first contention);
+ *   - HINT(l): nonzero when passive threads may wait: the release's fast
+ *     path and has_waiters read it (relaxed);
+ *   - MIRROR(l): the word whose bit 0 HINT reads, which the layer keeps
+ *     (clof_cr_mirror_clear_), or NULL when HINT reads `npassive`;
+ *   - NUMBER(l): numbers a release, by its holder, before the inner
+ *     release: returns the number, of which only the low bits (modulo
+ *     CLOF_CR_ADMIT_EVERY) are used (clof_cr_number_).
+ *
  * CLOF_CR_LOCK below is the layer with its state beside the inner lock
  * (HINT = `npassive`, the number in the state); the preload library keeps
  * the inner lock in the mutex and the state in a block of its own, with
  * the mirror and the number in the mutex (src/preload/pl_internal.h).
- * The functions are the same: those above, over the table clof_<name>_cr
+ * The functions are the same: those above, over the table clof_N_cr
  * that the accessors fill. */
 #define CLOF_CR_FUNCTIONS(N, B, BASE, STATE, HINT, MIRROR, NUMBER)             \
     CLOF_CR_TABLE_(N, B, BASE, STATE, HINT, MIRROR, NUMBER)                    \
@@ -872,8 +932,19 @@ CLOF_INLINE bool clof_cr_has_waiters(const clof_cr_ops_t *o, void *l, void *bc)
 #define CLOF_CR_NO_MIRROR_(l) ((void)(l), (clof_atomic32_t *)NULL)
 #define CLOF_CR_NUMBER_(l) clof_cr_number_(&(l)->cr)
 
-/* CLOF_CR_LOCK(name, inner): clof_<name>_t over clof_<inner>_t, the state
- * beside the inner lock, with the five functions of the lock interface. */
+/** CLOF_CR_LOCK(N, B): declare the concurrency-restricted lock clof_N_t
+ * over the clof lock clof_B_t (its header included before), as
+ * CLOF_CR_LOCK(cr_mcs, mcs) declares clof_cr_mcs_t.
+ *
+ * It declares clof_N_t (the inner lock as its member base, then the
+ * layer's clof_cr_t cr on a cache line of its own; static initializer
+ * CLOF_CR_INITIALIZER; zero bytes are an unlocked lock when they are for
+ * B), clof_N_ctx_t (CLOF_CR_CTX; valid when zero-filled) and the interface
+ * of lock.h: void clof_N_init(clof_N_t *l) (clof_B_init of the inner lock
+ * and the state's init: a composed inner lock's init_topo and destroy stay
+ * the caller's, on l->base), clof_N_acquire, clof_N_tryacquire,
+ * clof_N_release and clof_N_has_waiters (the inner lock's, or passive
+ * threads waiting). */
 #define CLOF_CR_LOCK(N, B)                                                     \
     typedef struct {                                                           \
         clof_##B##_t base;                                                     \

@@ -54,18 +54,18 @@ typedef struct clof_preload_info {
     uint64_t trees_retired;    /**< ... of which now retired, for reuse */
 } clof_preload_info_t;
 
-/**< Fill *out (size = sizeof(clof_preload_info_t)); returns 0. */
+/** Fill *out (size = sizeof(clof_preload_info_t)); returns 0. */
 int clof_preload_info(clof_preload_info_t *out, size_t size);
 
-/**< 1 if m is held through clof right now, 0 if not (free, or a mutex handed
+/** 1 if m is held through clof right now, 0 if not (free, or a mutex handed
  * to glibc: process-shared, robust, priority protocols, glibc mode). */
 int clof_preload_mutex_held(const pthread_mutex_t *m);
 
-/**< The rwlock in use for pthread_rwlock_t (CLOF_RWLOCK, docs/rwlocks.md):
+/** The rwlock in use for pthread_rwlock_t (CLOF_RWLOCK, docs/rwlocks.md):
  * its name, or "glibc" (fallback or asked for).  Starts the rwlock part of
  * the library if no rwlock call has yet. */
 const char *clof_preload_rwlock(void);
-/**< 1 if rw is held through clof right now (read or write), 0 if not. */
+/** 1 if rw is held through clof right now (read or write), 0 if not. */
 int clof_preload_rwlock_held(const pthread_rwlock_t *rw);
 
 /** clof_preload_info, as dlsym returns it. */

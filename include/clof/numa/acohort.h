@@ -121,6 +121,17 @@
  *     (after its acquire of the global lock) reads it or a later value,
  *     never its predecessor's HELD.
  */
+/** \file
+ * The abortable cohort locks A-C-BO-BO and A-C-BO-CLH (Lock Cohorting,
+ * TOPC'15 §3.4): cohort locks of a global BO lock and an abortable local
+ * lock per NUMA node, with acquire_until (a deadline) besides the
+ * interface of every clof lock; with compose.h's fast path, made
+ * abortable.  Link libclof (the topology, A-C-BO-CLH's node pool).
+ * Algorithm, properties and memory orders: the comment at the top of the
+ * header.  Each lock's node level (clof_a_c_bo_bo_l0_t, its functions
+ * clof_a_c_bo_bo_acq0 ...: the level compose.h's front end calls) is
+ * internal.
+ */
 #ifndef CLOF_NUMA_ACOHORT_H
 #define CLOF_NUMA_ACOHORT_H
 
@@ -132,15 +143,17 @@ extern "C" {
 #endif
 
 /* ---- the node pool of A-C-BO-CLH (libclof, src/acohort.c) ---- */
+/** A queue node of A-C-BO-CLH's local lock (a cache line); it outlives the
+ *  acquisition that used it, so it comes from a per-thread pool. */
 typedef struct clof_aclh_node {
-    clof_atomic64_t word;
-    struct clof_aclh_node *free_next; /* pool link, while unused */
+    clof_atomic64_t word; /**< CLOF_ACLH_*, or an aborted owner's predecessor */
+    struct clof_aclh_node *free_next; /**< pool link, while unused */
 } CLOF_CACHE_ALIGNED clof_aclh_node_t;
 
-/* A node from the calling thread's pool (allocated when the pool is empty;
+/** A node from the calling thread's pool (allocated when the pool is empty;
  * aborts the process when memory is exhausted, as a lazy tree does). */
 clof_aclh_node_t *clof_aclh_node_get(void);
-/* Return a node nobody reads any more to the calling thread's pool (freed
+/** Return a node nobody reads any more to the calling thread's pool (freed
  * when the thread exits). */
 void clof_aclh_node_put(clof_aclh_node_t *n);
 
@@ -168,9 +181,12 @@ CLOF_INLINE void clof_acohort_fast_drop_(clof_atomic32_t *f)
 
 /* ================================================================ A-C-BO-BO */
 
-#define CLOF_ACBB_FREE 0u      /* released globally */
-#define CLOF_ACBB_LOCKED 1u
-#define CLOF_ACBB_FORWARDED 2u /* released locally: global lock inherited */
+/** \name A-C-BO-BO's local lock word */
+/**@{*/
+#define CLOF_ACBB_FREE 0u      /**< released globally */
+#define CLOF_ACBB_LOCKED 1u    /**< held (or being taken) */
+#define CLOF_ACBB_FORWARDED 2u /**< released locally: global lock inherited */
+/**@}*/
 
 CLOF_CMP_TOP_(a_c_bo_bo, 1, bo)
 
@@ -307,14 +323,24 @@ CLOF_INLINE bool clof_a_c_bo_bo_hw0(void *node, void *ctx)
            clof_bo_has_waiters(&n->high->lock, &hc);
 }
 
+/** \name A-C-BO-BO: abortable BO per NUMA node, BO global */
+/**@{*/
+/** Part of A-C-BO-BO, the abortable cohort lock of a BO lock per NUMA node
+ *  under a global BO lock, with the interface CLOF_COMPOSE declares (see
+ *  it for what each does; the deadline: clof_a_c_bo_bo_acquire_until). */
 CLOF_CMP_FRONT_(a_c_bo_bo, clof_cohort_levels_, 2, 0, CLOF_COMPOSE_FAST_)
+/**@}*/
 
 /* ================================================================ A-C-BO-CLH */
 
-#define CLOF_ACLH_BUSY 0u
-#define CLOF_ACLH_SUCC_ABORTED 1u /* flag on BUSY */
-#define CLOF_ACLH_REL_GLOBAL 2u
-#define CLOF_ACLH_REL_LOCAL 4u
+/** \name A-C-BO-CLH's node word (clof_aclh_node_t::word); any larger value
+ *  is the address of the aborted owner's predecessor */
+/**@{*/
+#define CLOF_ACLH_BUSY 0u         /**< held, or waited for */
+#define CLOF_ACLH_SUCC_ABORTED 1u /**< flag on BUSY: the successor aborted */
+#define CLOF_ACLH_REL_GLOBAL 2u   /**< released globally */
+#define CLOF_ACLH_REL_LOCAL 4u    /**< released locally: global lock inherited */
+/**@}*/
 /* any larger value: the address of the aborted owner's predecessor */
 
 CLOF_CMP_TOP_(a_c_bo_clh, 1, bo)
@@ -459,7 +485,14 @@ CLOF_INLINE bool clof_a_c_bo_clh_hw0(void *node, void *ctx)
            clof_bo_has_waiters(&n->high->lock, &hc);
 }
 
+/** \name A-C-BO-CLH: abortable CLH per NUMA node, BO global */
+/**@{*/
+/** Part of A-C-BO-CLH, the abortable cohort lock of Scott's abortable CLH
+ *  queue per NUMA node under a global BO lock, with the interface
+ *  CLOF_COMPOSE declares (see it for what each does; the deadline:
+ *  clof_a_c_bo_clh_acquire_until). */
 CLOF_CMP_FRONT_(a_c_bo_clh, clof_cohort_levels_, 2, 0, CLOF_COMPOSE_FAST_)
+/**@}*/
 
 /* ---- acquire with a deadline, for both ---- */
 /* The fast word first (held exactly when HELD is set, so with deadline 0 a
@@ -496,10 +529,19 @@ CLOF_CMP_FRONT_(a_c_bo_clh, clof_cohort_levels_, 2, 0, CLOF_COMPOSE_FAST_)
             return false;                                                      \
         return clof_##N##_acquire_until_slow_(l, c, deadline_ns);              \
     }
+/** \name Acquisition with a deadline */
+/**@{*/
+/** Acquire the lock l by deadline_ns, on the clock of clof_now_ns()
+ *  (CLOF_DEADLINE_NONE: wait forever; 0: try once): true with the lock
+ *  held with context c, false on timeout with nothing held and the lock
+ *  consistent. */
 CLOF_ACOHORT_UNTIL_(a_c_bo_bo)
 CLOF_ACOHORT_UNTIL_(a_c_bo_clh)
+/**@}*/
 #undef CLOF_ACOHORT_UNTIL_
 
+/** X(id, "name") for every abortable cohort lock, with the name
+ *  `clof-bench --lock` and the preload library use. */
 #define CLOF_ABORTABLE_COHORT_LOCKS(X)                                         \
     X(a_c_bo_bo, "a-c-bo-bo")                                                  \
     X(a_c_bo_clh, "a-c-bo-clh")

@@ -36,6 +36,12 @@
  *   (`spin` of the successor) is a waking release store that publishes the
  *   surgery and the critical section; the successor reads it with acquire.
  */
+/** \file
+ * CNA, the compact NUMA-aware lock: an MCS queue whose holder hands the
+ * lock to the first waiter on its own NUMA node, moving the waiters it
+ * skips to a secondary queue that is put back in front after a count or a
+ * time.  One word of lock state.  Algorithm, properties and memory orders:
+ * the comment at the top of the header. */
 #ifndef CLOF_NUMA_CNA_H
 #define CLOF_NUMA_CNA_H
 
@@ -45,35 +51,44 @@
 #include <time.h>
 
 #ifndef CLOF_CNA_COUNT
-#define CLOF_CNA_COUNT 256u /* local hand-overs before a flush */
+/** Consecutive local hand-overs before the secondary queue is put back in
+ *  front (define it before including the header to change it). */
+#define CLOF_CNA_COUNT 256u
 #endif
 #ifndef CLOF_CNA_TIME_NS
-#define CLOF_CNA_TIME_NS 1000000u /* 1 ms, the kernel patch's default */
+/** How long (ns) the first skipped waiter may wait in the secondary queue
+ *  before it is put back in front: 1 ms, the kernel patch's default
+ *  (define it before including the header to change it). */
+#define CLOF_CNA_TIME_NS 1000000u
 #endif
 
-#define CLOF_CNA_FAIR 0
-#define CLOF_CNA_NATIVE_HW 1
-#define CLOF_CNA_ZERO_INIT 1
-#define CLOF_CNA_THREAD_OBLIVIOUS 1
+#define CLOF_CNA_FAIR 0 /**< 0: not FIFO (bounded bypass, lock.h) */
+#define CLOF_CNA_NATIVE_HW 1 /**< 1: has_waiters exact from the lock state */
+#define CLOF_CNA_ZERO_INIT 1 /**< 1: all-zero bytes are an unlocked lock */
+#define CLOF_CNA_THREAD_OBLIVIOUS 1 /**< 1: release may run on another thread */
 
+/** CNA's context: the queue node of one acquisition (one cache line). */
 typedef struct clof_cna_node {
-    CLOF_ATOMICPTR(struct clof_cna_node) next;
-    CLOF_ATOMICPTR(struct clof_cna_node) spin; /* 0 wait; 1 go; else go +
+    CLOF_ATOMICPTR(struct clof_cna_node) next; /**< successor, once linked */
+    CLOF_ATOMICPTR(struct clof_cna_node) spin; /**< 0 wait; 1 go; else go +
                                                   head of the secondary queue */
-    struct clof_cna_node *sec_tail; /* in a secondary head: its tail */
-    uint64_t sec_since;             /* in a secondary head: when it got there */
-    uint32_t numa;                  /* node of the waiter (or UNKNOWN_) */
-    uint32_t local;                 /* consecutive local hand-overs so far */
+    struct clof_cna_node *sec_tail; /**< in a secondary head: its tail */
+    uint64_t sec_since;             /**< in a secondary head: when it got there */
+    uint32_t numa;                  /**< node of the waiter (or not looked up yet) */
+    uint32_t local;                 /**< consecutive local hand-overs so far */
 } CLOF_CACHE_ALIGNED clof_cna_ctx_t;
 
+/** The CNA lock: the main queue's tail (8 bytes). */
 typedef struct {
-    CLOF_ATOMICPTR(clof_cna_ctx_t) tail;
+    CLOF_ATOMICPTR(clof_cna_ctx_t) tail; /**< last node, NULL: free */
 } clof_cna_t;
 
+/** Static initializer of an unlocked CNA lock. */
 #define CLOF_CNA_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
 #define CLOF_CNA_GO_ ((clof_cna_ctx_t *)(uintptr_t)1)
 #define CLOF_CNA_NUMA_UNKNOWN_ UINT32_MAX /* not looked up yet */
 
+/** Initialise an unlocked CNA lock (all-zero bytes are one too). */
 static inline void clof_cna_init(clof_cna_t *l)
 {
     clof_atomicptr_write_rlx(&l->tail, (clof_cna_ctx_t *)NULL);
@@ -98,6 +113,9 @@ CLOF_SLOW void clof_cna_enqueue_(clof_cna_ctx_t *pred, clof_cna_ctx_t *c)
     clof_atomicptr_await_neq_acq(&c->spin, (clof_cna_ctx_t *)NULL);
 }
 
+/** Acquire the CNA lock l, waiting until it is handed over (wait.h's
+ * policy: spin, yield, park).  c: this acquisition's context, kept until
+ * the release. */
 CLOF_INLINE void clof_cna_acquire(clof_cna_t *l, clof_cna_ctx_t *c)
 {
     clof_atomicptr_write_rlx(&c->next, (clof_cna_ctx_t *)NULL);
@@ -112,6 +130,8 @@ CLOF_INLINE void clof_cna_acquire(clof_cna_t *l, clof_cna_ctx_t *c)
     clof_cna_enqueue_(pred, c);
 }
 
+/** Acquire the CNA lock l if that needs no waiting: true when it is held
+ * with context c, false (nothing held) otherwise. */
 CLOF_INLINE bool clof_cna_tryacquire(clof_cna_t *l, clof_cna_ctx_t *c)
 {
     clof_atomicptr_write_rlx(&c->next, (clof_cna_ctx_t *)NULL);
@@ -191,6 +211,9 @@ CLOF_SLOW void clof_cna_release_slow_(clof_cna_t *l, clof_cna_ctx_t *c,
     clof_cna_pass_(cur, sec, c->local + 1);
 }
 
+/** Release the CNA lock l, held by the caller with context c: hand it to
+ * the first waiter on the caller's NUMA node, or put the secondary queue
+ * back in front (the header's comment says when). */
 CLOF_INLINE void clof_cna_release(clof_cna_t *l, clof_cna_ctx_t *c)
 {
     clof_cna_ctx_t *next = clof_atomicptr_read_acq(&c->next);
@@ -201,6 +224,8 @@ CLOF_INLINE void clof_cna_release(clof_cna_t *l, clof_cna_ctx_t *c)
     clof_cna_release_slow_(l, c, next);
 }
 
+/** Whether a thread waits for the CNA lock l (for its owner, with its
+ * context c), in the main or the secondary queue. */
 CLOF_INLINE bool clof_cna_has_waiters(clof_cna_t *l, clof_cna_ctx_t *c)
 {
     return clof_atomicptr_read_rlx(&l->tail) != c ||

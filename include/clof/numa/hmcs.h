@@ -122,6 +122,12 @@
  * asks (the parking handshake, wait.h); the variants' own instructions show
  * under the papers' pure spinning (CLOF_WAIT_SPIN).
  */
+/** \file
+ * HMCS, the hierarchical MCS lock of any depth: one MCS lock per cohort of
+ * every level of the runtime topology, the lock passed inside a cohort up
+ * to the level's threshold; with compose.h's fast path.  Link libclof (the
+ * topology).  Algorithm, the fast path, the indexed layout, the barrier
+ * variants and the memory orders: the comment at the top of the header. */
 #ifndef CLOF_NUMA_HMCS_H
 #define CLOF_NUMA_HMCS_H
 
@@ -137,6 +143,7 @@
 #define CLOF_HMCS_CAT2_(a, b) a##b
 #define CLOF_HMCS_CAT_(a, b) CLOF_HMCS_CAT2_(a, b)
 #if defined(CLOF_HMCS_SC)
+/** The barrier variant: "sc", every racy access seq_cst (CLOF_HMCS_SC). */
 #define CLOF_HMCS_VARIANT "sc"
 #define CLOF_HMCS_PLAIN_         /* lines 14, 19, 27, 39, 67: node fields */
 #define CLOF_HMCS_SWAP_ROOT_     /* line 17 */
@@ -145,6 +152,8 @@
 #define CLOF_HMCS_LOAD_          /* lines 22, 34, 50, 57, 74 */
 #define CLOF_HMCS_WAKE_ _sc      /* lines 21, 32, 53, 58, 78 */
 #elif defined(CLOF_HMCS_FENCES)
+/** The barrier variant: "fences", the paper's fences with every access
+ *  relaxed (CLOF_HMCS_FENCES; not correct under C11 nor IMM). */
 #define CLOF_HMCS_VARIANT "fences"
 #define CLOF_HMCS_PLAIN_ _rlx
 #define CLOF_HMCS_SWAP_ROOT_ _rlx
@@ -154,6 +163,8 @@
 #define CLOF_HMCS_WAKE_ _rlx
 #define CLOF_HMCS_FENCED_ 1
 #elif defined(CLOF_HMCS_AMO)
+/** The barrier variant: "amo", the paper's LSE row (CLOF_HMCS_AMO; not
+ *  correct under C11 nor IMM). */
 #define CLOF_HMCS_VARIANT "amo"
 #define CLOF_HMCS_PLAIN_ _rlx
 #define CLOF_HMCS_SWAP_ROOT_ _rel
@@ -163,6 +174,8 @@
 #define CLOF_HMCS_LOAD_ _acq
 #define CLOF_HMCS_WAKE_
 #else
+/** The barrier variant: "implicit", the default (the orders the HMCS
+ *  paper verified; CLOF_HMCS_IMPLICIT or none of the others defined). */
 #define CLOF_HMCS_VARIANT "implicit"
 #define CLOF_HMCS_PLAIN_ _rlx
 #define CLOF_HMCS_SWAP_ROOT_
@@ -191,57 +204,77 @@
             clof_fence_acq();                                                  \
     } while (0)
 
-#define CLOF_HMCS_WAIT UINT64_MAX
+/** \name A queue node's status (clof_hmcs_qnode_t::status) */
+/**@{*/
+#define CLOF_HMCS_WAIT UINT64_MAX /**< waiting for the predecessor */
+/** stop waiting and acquire the parent level (the lock leaves the cohort) */
 #define CLOF_HMCS_ACQUIRE_PARENT (UINT64_MAX - 1)
-#define CLOF_HMCS_UNLOCKED 0u
+#define CLOF_HMCS_UNLOCKED 0u /**< the root's lock is the node's (root only) */
+/** the node's thread took its cohort's lock afresh: the count of local
+ *  passes starts here (a status below ACQUIRE_PARENT is such a count) */
 #define CLOF_HMCS_COHORT_START 1u
+/**@}*/
 
+/** A queue node of one level's MCS lock (one cache line): a thread's, or a
+ *  cohort's at its parent level. */
 typedef struct clof_hmcs_qnode {
-    CLOF_ATOMICPTR(struct clof_hmcs_qnode) next;
-    clof_atomic64_t status;
+    CLOF_ATOMICPTR(struct clof_hmcs_qnode) next; /**< successor, once linked */
+    clof_atomic64_t status; /**< CLOF_HMCS_WAIT, ACQUIRE_PARENT or a count */
 } CLOF_CACHE_ALIGNED clof_hmcs_qnode_t;
 
+/** A cohort's node of the tree: its MCS lock and its way to the parent. */
 typedef struct clof_hmcs_hnode {
-    CLOF_ATOMICPTR(clof_hmcs_qnode_t) tail;
-    struct clof_hmcs_hnode *parent; /* NULL at the root */
-    uint64_t threshold;
-    clof_hmcs_qnode_t node CLOF_CACHE_ALIGNED; /* used at the parent level */
+    CLOF_ATOMICPTR(clof_hmcs_qnode_t) tail; /**< the cohort's MCS lock */
+    struct clof_hmcs_hnode *parent; /**< NULL at the root */
+    uint64_t threshold; /**< local passes in a row at most (the level's) */
+    clof_hmcs_qnode_t node CLOF_CACHE_ALIGNED; /**< used at the parent level */
 } CLOF_CACHE_ALIGNED clof_hmcs_hnode_t;
 
+/** An HMCS lock's tree over a topology, built at init_topo or first use. */
 typedef struct {
-    const clof_topology_t *topo;
-    uint32_t depth;
+    const clof_topology_t *topo; /**< the topology it is built over */
+    uint32_t depth; /**< levels, 1..CLOF_TOPO_MAX_LEVELS */
+    /** the topology level of each of its levels, lowest first */
     uint32_t lvl[CLOF_TOPO_MAX_LEVELS];
+    /** nodes[k][c]: the node of cohort c at level k (one at the root) */
     clof_hmcs_hnode_t *nodes[CLOF_TOPO_MAX_LEVELS];
-    uint32_t ix; /* the includer's index of the tree, 0: none (above) */
-    clof_atomic32_t fast CLOF_CACHE_ALIGNED; /* the fast path's word (in
+    uint32_t ix; /**< the includer's index of the tree, 0: none (above) */
+    clof_atomic32_t fast CLOF_CACHE_ALIGNED; /**< the fast path's word (in
                                                 the tree's layout) */
 } CLOF_CACHE_ALIGNED clof_hmcs_tree_t;
 
 #if defined(CLOF_HMCS_TREE_AT) && defined(CLOF_HMCS_TREE_INDEX)
 #define CLOF_HMCS_INDEXED_ 1
+/** The HMCS lock in the indexed layout (the includer defined
+ *  CLOF_HMCS_TREE_AT and CLOF_HMCS_TREE_INDEX): two 32-bit words. */
 typedef struct {
-    clof_atomic32_t fast; /* the fast path's word */
-    clof_atomic32_t tree; /* the tree's index, 0: not built yet */
+    clof_atomic32_t fast; /**< the fast path's word */
+    clof_atomic32_t tree; /**< the tree's index, 0: not built yet */
 } clof_hmcs_t;
+/** Static initializer of an unlocked HMCS lock (its tree built at first
+ *  use over the process topology). */
 #define CLOF_HMCS_INITIALIZER {CLOF_ATOMIC32_INIT(0), CLOF_ATOMIC32_INIT(0)}
 #else
 #define CLOF_HMCS_INDEXED_ 0
+/** The HMCS lock: its tree's pointer (8 bytes). */
 typedef struct {
-    CLOF_ATOMICPTR(clof_hmcs_tree_t) tree;
+    CLOF_ATOMICPTR(clof_hmcs_tree_t) tree; /**< NULL: not built yet */
 } clof_hmcs_t;
+/** Static initializer of an unlocked HMCS lock (its tree built at first
+ *  use over the process topology). */
 #define CLOF_HMCS_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
 #endif
 
+/** HMCS's context: the thread's queue node at its leaf, and the leaf. */
 typedef struct {
-    clof_hmcs_qnode_t q;
-    clof_hmcs_hnode_t *leaf;
+    clof_hmcs_qnode_t q; /**< the queue node at the leaf */
+    clof_hmcs_hnode_t *leaf; /**< the leaf acquired, NULL: the fast path */
 } clof_hmcs_ctx_t;
 
-#define CLOF_HMCS_FAIR 1
-#define CLOF_HMCS_NATIVE_HW 1
-#define CLOF_HMCS_ZERO_INIT 1
-#define CLOF_HMCS_THREAD_OBLIVIOUS 1
+#define CLOF_HMCS_FAIR 1 /**< 1: FIFO admission (lock.h) */
+#define CLOF_HMCS_NATIVE_HW 1 /**< 1: has_waiters exact from the lock state */
+#define CLOF_HMCS_ZERO_INIT 1 /**< 1: all-zero bytes are an unlocked lock */
+#define CLOF_HMCS_THREAD_OBLIVIOUS 1 /**< 1: release may run on another thread */
 
 static inline void clof_hmcs_free_tree_(clof_hmcs_tree_t *tr)
 {
@@ -294,7 +327,10 @@ static inline clof_hmcs_tree_t *clof_hmcs_build_(const clof_topology_t *t,
     return tr;
 }
 
-/* HMCS<depth> over topology t; 0, or -1 (levels do not fit, no memory). */
+/** Initialise l as HMCS<depth> over the topology t, its tree built now:
+ * levels gives depth ascending level indices of t (the last one the system
+ * level), or NULL for the depth-1 lowest levels and the system level.  0,
+ * or -1 (the levels do not fit t, no memory).  Undo with clof_hmcs_destroy. */
 static inline int clof_hmcs_init_topo(clof_hmcs_t *l, const clof_topology_t *t,
                                       uint32_t depth, const uint32_t *levels)
 {
@@ -310,6 +346,9 @@ static inline int clof_hmcs_init_topo(clof_hmcs_t *l, const clof_topology_t *t,
     return 0;
 }
 
+/** Initialise an unlocked HMCS lock whose tree is built at its first use,
+ * over the process topology (clof_topology()) and all of its levels
+ * (all-zero bytes are one too). */
 static inline void clof_hmcs_init(clof_hmcs_t *l)
 {
 #if CLOF_HMCS_INDEXED_
@@ -331,6 +370,8 @@ static inline clof_hmcs_tree_t *clof_hmcs_tree_if_(clof_hmcs_t *l)
 #endif
 }
 
+/** Free the tree of the unlocked HMCS lock l (if built); l is then an
+ * unlocked lock again (as clof_hmcs_init leaves it). */
 static inline void clof_hmcs_destroy(clof_hmcs_t *l)
 {
     clof_hmcs_tree_t *tr = clof_hmcs_tree_if_(l);
@@ -514,6 +555,9 @@ CLOF_HMCS_TREE_ void clof_hmcs_acquire_tree_(clof_hmcs_t *lk,
     }
 }
 
+/** Acquire the HMCS lock lk, waiting until it is free (wait.h's policy:
+ * spin, yield, park): the fast word, else the tree from the caller's leaf
+ * up.  c: this acquisition's context, kept until the release. */
 CLOF_INLINE void clof_hmcs_acquire(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
 {
     /* the tree first in the tree's layout (its fast word is there); only
@@ -575,6 +619,8 @@ CLOF_HMCS_TREE_ void clof_hmcs_release_tree_(clof_hmcs_t *lk,
     }
 }
 
+/** Release the HMCS lock lk, held by the caller with context c: passed
+ * inside the lowest cohort whose threshold allows it, else up the tree. */
 CLOF_INLINE void clof_hmcs_release(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
 {
     if (CLOF_COMPOSE_FAST_ && c->leaf == NULL) {
@@ -631,6 +677,8 @@ CLOF_HMCS_TREE_ bool clof_hmcs_try_tree_(clof_hmcs_tree_t *tr,
     return false;
 }
 
+/** Acquire the HMCS lock lk if that needs no waiting: true when it is held
+ * with context c, false (nothing held) otherwise. */
 CLOF_INLINE bool clof_hmcs_tryacquire(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
 {
     if (CLOF_COMPOSE_FAST_) { /* held exactly when HELD is */
@@ -643,6 +691,9 @@ CLOF_INLINE bool clof_hmcs_tryacquire(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
     return clof_hmcs_try_tree_(clof_hmcs_tree_(lk), c);
 }
 
+/** Whether a thread waits for the HMCS lock lk (for its owner, with its
+ * context c): a successor at any level of the owner's path (for a fast
+ * owner: a root owner waiting for the fast word). */
 CLOF_INLINE bool clof_hmcs_has_waiters(clof_hmcs_t *lk, clof_hmcs_ctx_t *c)
 {
     if (CLOF_COMPOSE_FAST_ && c->leaf == NULL) /* a root owner waits */
