@@ -12,7 +12,8 @@ CSV files with the statistics of bench/preload/summarize.py (medians of
 per-repeat ratios, pooled repeats, the distribution-free interval of the
 median), so a figure on the page cannot drift from its data.  To put a
 newer run on the page, add its file to docs/data and name it in RUNS below
-(replacing the run it supersedes); the prose around the tables says only
+(replacing the run it supersedes, whose raw file then leaves the tree, as in
+docs/lab/retired-records.md); the prose around the tables says only
 what the tables show.
 """
 import csv
@@ -32,7 +33,8 @@ PAGE = "docs/perf.md"
 PLOT = "docs/perf-oversub.svg"
 
 # The runs on the page: the latest run of each kind that covers the locks
-# shown (older runs stay in docs/data and in the lab notebook).
+# shown (older runs are in the lab notebook; their raw files left the tree:
+# docs/lab/retired-records.md).
 RUNS = {
     # the first table and README's: two runs of the same library and
     # command (their seeds differ), pooled
