@@ -295,7 +295,85 @@ typedef struct pl_pool {
     void **stack;         /* pieces given back */
     size_t nfree, cap;
     uint64_t total;       /* pieces ever carved */
+    bool owned;           /* pieces handed out are kept in pl_owned */
 } pl_pool_t;
+
+/* The lock blocks this process handed out: a set of addresses (open
+ * addressing, tombstones), under the global lock.  A block goes back into
+ * the pool only if it is in the set.  A mutex that is not process-shared
+ * but lives in memory shared with another process (MAP_SHARED, used by a
+ * fork child: undefined by POSIX, works with glibc, and glibc's
+ * tst-robust-fork does it) can carry a block pointer the other process
+ * installed: here that address is a free block of our pool, or one of our
+ * live ones, and destroying the mutex would put it into the pool a second
+ * time -- two mutexes on one lock, a hang.  Such a block is left alone.
+ * Where the set cannot grow (no memory), blocks stay out of it, and their
+ * mutexes' destroy leaks them: never a block given out twice. */
+#define PL_OWNED_TOMB ((void *)1)
+static struct {
+    void **slot;
+    size_t cap, n, used; /* used: entries and tombstones */
+} pl_owned;
+
+static size_t pl_owned_hash(const void *b, size_t cap)
+{
+    uint64_t h = (uint64_t)(uintptr_t)b * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h >> 20) & (cap - 1);
+}
+
+static bool pl_owned_grow_locked(void)
+{
+    size_t ncap = pl_owned.cap ? pl_owned.cap * 2 : 4096;
+    if (pl_owned.n * 4 < pl_owned.cap)
+        ncap = pl_owned.cap; /* mostly tombstones: rebuild at the same size */
+    void **ns = pl_map(ncap * sizeof(void *));
+    if (ns == NULL)
+        return false;
+    for (size_t i = 0; i < pl_owned.cap; i++) {
+        void *b = pl_owned.slot[i];
+        if (b == NULL || b == PL_OWNED_TOMB)
+            continue;
+        size_t j = pl_owned_hash(b, ncap);
+        while (ns[j] != NULL)
+            j = (j + 1) & (ncap - 1);
+        ns[j] = b;
+    }
+    if (pl_owned.slot != NULL)
+        munmap(pl_owned.slot, pl_owned.cap * sizeof(void *));
+    pl_owned.slot = ns;
+    pl_owned.cap = ncap;
+    pl_owned.used = pl_owned.n;
+    return true;
+}
+
+static void pl_owned_add_locked(void *b)
+{
+    if ((pl_owned.used + 1) * 4 > pl_owned.cap * 3 && !pl_owned_grow_locked())
+        return;
+    size_t j = pl_owned_hash(b, pl_owned.cap);
+    while (pl_owned.slot[j] != NULL && pl_owned.slot[j] != PL_OWNED_TOMB)
+        j = (j + 1) & (pl_owned.cap - 1);
+    if (pl_owned.slot[j] == NULL)
+        pl_owned.used++;
+    pl_owned.slot[j] = b;
+    pl_owned.n++;
+}
+
+/* True (and b taken out of the set) if this process handed b out. */
+static bool pl_owned_take_locked(void *b)
+{
+    if (pl_owned.cap == 0)
+        return false;
+    for (size_t j = pl_owned_hash(b, pl_owned.cap); pl_owned.slot[j] != NULL;
+         j = (j + 1) & (pl_owned.cap - 1)) {
+        if (pl_owned.slot[j] == b) {
+            pl_owned.slot[j] = PL_OWNED_TOMB;
+            pl_owned.n--;
+            return true;
+        }
+    }
+    return false;
+}
 
 static void *pl_pool_new_locked(pl_pool_t *p)
 {
@@ -321,6 +399,8 @@ static void *pl_pool_get(pl_pool_t *p, bool fresh)
     for (;;) {
         pl_glock_acquire();
         void *b = !fresh && p->nfree > 0 ? p->stack[--p->nfree] : pl_pool_new_locked(p);
+        if (b != NULL && p->owned)
+            pl_owned_add_locked(b);
         pl_glock_release();
         if (b != NULL)
             return b;
@@ -331,6 +411,10 @@ static void *pl_pool_get(pl_pool_t *p, bool fresh)
 static void pl_pool_put(pl_pool_t *p, void *piece)
 {
     pl_glock_acquire();
+    if (p->owned && !pl_owned_take_locked(piece)) { /* not ours: left alone */
+        pl_glock_release();
+        return;
+    }
     if (p->nfree == p->cap) {
         size_t ncap = p->cap ? p->cap * 2 : 4096;
         void **ns = pl_map(ncap * sizeof(void *));
@@ -369,7 +453,7 @@ void pl_block_free(void *blk)
 /* CLH's first nodes (clh.h, CLOF_CLH_FIRST_NODE; pl_internal.h): a CLH lock
  * takes one at its first acquisition, and pthread_mutex_destroy gives back
  * the node its idle tail holds. */
-static pl_pool_t pl_clh_nodes = {sizeof(clof_clh_node_t), NULL, NULL, NULL, 0, 0, 0};
+static pl_pool_t pl_clh_nodes = {sizeof(clof_clh_node_t), NULL, NULL, NULL, 0, 0, 0, false};
 
 void *pl_clh_node_get(void)
 {
@@ -825,6 +909,7 @@ static void pl_configure(void)
     }
     pl_lock = d;
     pl_blocks.size = d->inplace ? 0 : (d->lock_size + CLOF_CACHELINE - 1) & ~(size_t)(CLOF_CACHELINE - 1);
+    pl_blocks.owned = true;
 }
 
 /* ---- fork ------------------------------------------------------------------------------*/

@@ -166,6 +166,42 @@ void t_fork(void)
     EQ(pthread_mutex_destroy(&sm[0]), 0);
     EQ(pthread_mutex_destroy(&sm[1]), 0);
     munmap(sm, 2 * sizeof *sm);
+    /* 5: a mutex (not process-shared) in a shared mapping, first used by a
+     * fork child: the lock block the child's first use put in it is not
+     * this process's, and destroying the mutex here must not put it into
+     * this process's pool (it would be handed out twice: two mutexes on one
+     * lock, a thread holding one could not take the other) */
+    pthread_mutex_t *cm = mmap(NULL, sizeof *cm, PROT_READ | PROT_WRITE,
+                               MAP_ANONYMOUS | MAP_SHARED, -1, 0);
+    CHECK(cm != MAP_FAILED, "mmap");
+    pthread_mutex_t spare[4]; /* blocks given back before the fork */
+    for (int i = 0; i < 4; i++) {
+        EQ(pthread_mutex_init(&spare[i], NULL), 0);
+        EQ(pthread_mutex_lock(&spare[i]), 0);
+        EQ(pthread_mutex_unlock(&spare[i]), 0);
+    }
+    for (int i = 0; i < 4; i++)
+        EQ(pthread_mutex_destroy(&spare[i]), 0);
+    EQ(pthread_mutex_init(cm, NULL), 0);
+    pid = fork();
+    if (pid == 0) {
+        EQ(pthread_mutex_lock(cm), 0);
+        EQ(pthread_mutex_unlock(cm), 0);
+        _exit(0);
+    }
+    wait_child(pid, "a child using a mutex in a shared mapping");
+    EQ(pthread_mutex_destroy(cm), 0);
+    munmap(cm, sizeof *cm);
+    pthread_mutex_t fresh[8];
+    for (int i = 0; i < 8; i++)
+        EQ(pthread_mutex_init(&fresh[i], NULL), 0);
+    for (int i = 0; i < 8; i++)
+        CHECK(pthread_mutex_trylock(&fresh[i]) == 0,
+              "a new mutex is busy while another new one is held: they share a lock");
+    for (int i = 0; i < 8; i++) {
+        EQ(pthread_mutex_unlock(&fresh[i]), 0);
+        EQ(pthread_mutex_destroy(&fresh[i]), 0);
+    }
 }
 
 /* ---- fork_stress ---------------------------------------------------------------------
