@@ -33,6 +33,7 @@ with the program's status (a program killed by a signal: the same signal).
 
 import argparse
 import bisect
+import functools
 import glob
 import html
 import json
@@ -51,6 +52,7 @@ import clof_common
 import clof_lockorder
 
 CMD = "profile"
+die = functools.partial(clof_common.die, CMD)  # die(msg[, code]): `clof profile: msg`, exit 2
 KINDS = {0: "mutex", 1: "cond", 2: "rwlock"}
 
 
@@ -91,10 +93,6 @@ def add_arguments(p):
                "[--compare A,B,.. [--metric REGEX] [--repeat N]] -- PROGRAM [ARGS...]")
     p.add_argument("program", nargs=argparse.REMAINDER, metavar="PROGRAM [ARGS...]",
                    help="the program and its arguments (after --)")
-
-
-def die(msg, code=2):
-    clof_common.die(CMD, msg, code)
 
 
 def say(msg):

@@ -26,7 +26,9 @@ import os
 import shutil
 import statistics
 import sys
+import types
 
+import clof_common
 import clof_rank
 
 CMD = "report"
@@ -37,11 +39,6 @@ def add_arguments(p):
     p.add_argument("dir", metavar="DIR", help="a clof select results folder")
     p.add_argument("--out", metavar="OUTDIR", help="where the report goes (default: DIR)")
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
-
-
-def die(msg):
-    sys.stderr.write("clof report: %s\n" % msg)
-    return 2
 
 
 def load(d):
@@ -235,30 +232,62 @@ def make_report(d, out=None, quiet=False):
     try:
         params, recs, rk = load(d)
     except (ValueError, OSError) as e:
-        return die(str(e))
+        return clof_common.complain(CMD, str(e))
     if rk.get("workload") == "cmd" or "threads" not in rk:
-        return die("%s: a clof select --workload cmd folder (or not a mutex selection's): its "
-                   "report is %s" % (d, os.path.join(d, "ranking.txt")))
+        return clof_common.complain(
+            CMD, "%s: a clof select --workload cmd folder (or not a mutex selection's): its "
+            "report is %s" % (d, os.path.join(d, "ranking.txt")))
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as e:
-        return die("--out %s: %s" % (out, e.strerror))
-    th = rk["threads"]
-    tmax = max(th)
-    hi = params["hierarchy"]
-    ok = [r for r in recs if "failed" not in r]
-    fair = clof_rank.aggregate(ok, "fairness_rstd")
-    p99 = clof_rank.aggregate(ok, "p99_ns")
-    marks = {}
-    for key, tag in (("hc_best", "HC-best"), ("lc_best", "LC-best"), ("worst", "worst")):
-        if rk.get(key):
-            marks.setdefault(rk[key], []).append(tag)
-    emu = " (EMULATED)" if hi["emulated"] else " (SIMULATED)" if params.get("simulate") else ""
+        return clof_common.complain(CMD, "--out %s: %s" % (out, e.strerror))
+    c = _facts(d, out, params, recs, rk)
+    hi, emu = c.hi, c.emu
     title = "clof select on %s: %d %s over %s%s" % (
         params["machine"]["hostname"], params["compositions"],
         "basic locks" if len(hi["levels"]) == 1 else "compositions", ",".join(hi["levels"]), emu)
 
     blocks = []
+    _intro(blocks, c, title)
+    _selection(blocks, c)
+    _artifacts(blocks, c)
+    _beam(blocks, c)
+    focus = _fairness(blocks, c)
+    _locality(blocks, c, focus)
+    _heatmap(blocks, c)
+    _every_lock(blocks, c)
+    _machine(blocks, c)
+    with open(os.path.join(out, "report.md"), "w") as f:
+        f.write(md_render(blocks))
+    with open(os.path.join(out, "report.html"), "w") as f:
+        f.write(html_render(blocks, title, out))
+    if not quiet:
+        sys.stderr.write("clof report: %s, %s\n" % (os.path.join(out, "report.md"),
+                                                   os.path.join(out, "report.html")))
+    return 0
+
+
+def _facts(d, out, params, recs, rk):
+    """what every section of the report reads: the folder, its params and
+    ranking, the thread counts, the runs that did not fail and their
+    fairness and P99 tables, the marks of the picked locks"""
+    th = rk["threads"]
+    hi = params["hierarchy"]
+    ok = [r for r in recs if "failed" not in r]
+    marks = {}
+    for key, tag in (("hc_best", "HC-best"), ("lc_best", "LC-best"), ("worst", "worst")):
+        if rk.get(key):
+            marks.setdefault(rk[key], []).append(tag)
+    return types.SimpleNamespace(
+        d=d, out=out, params=params, rk=rk, th=th, tmax=max(th), hi=hi, ok=ok,
+        fair=clof_rank.aggregate(ok, "fairness_rstd"), p99=clof_rank.aggregate(ok, "p99_ns"),
+        marks=marks,
+        emu=" (EMULATED)" if hi["emulated"] else " (SIMULATED)" if params.get("simulate") else "")
+
+
+def _intro(blocks, c, title):
+    """the verdict, the title, what the figures are (emulated, simulated)"""
+    d, params, rk, hi = c.d, c.params, c.rk, c.hi
     if rk.get("verdict"):  # the verdict first (issue 38)
         blocks.append(("p", "**%s**" % rk["verdict"]["line"]))
     blocks.append(("h", 1, title))
@@ -274,7 +303,10 @@ def make_report(d, out=None, quiet=False):
         blocks.append(("p", "**Simulated machine** (profile %s): every figure below is "
                        "simulated, not measured." % params["simulate"]))
 
-    # the selection
+
+def _selection(blocks, c):
+    """the selected locks, against HMCS, the names, the ranking weights"""
+    params, rk, th, hi = c.params, c.rk, c.th, c.hi
     blocks.append(("h", 2, "Selected locks"))
     rows = []
     for key, tag in (("hc_best", "HC-best"), ("lc_best", "LC-best"), ("worst", "worst")):
@@ -345,7 +377,10 @@ def make_report(d, out=None, quiet=False):
     if rk.get("incomplete"):
         blocks.append(("p", "Not ranked (a run failed): " + ", ".join(rk["incomplete"])))
 
-    # artifacts
+
+def _artifacts(blocks, c):
+    """what the selection wrote and how to use it"""
+    d, params = c.d, c.params
     arts = params.get("artifacts", {})
     if arts:
         blocks.append(("h", 2, "Artifacts"))
@@ -363,7 +398,10 @@ def make_report(d, out=None, quiet=False):
                      % os.path.abspath(d))
         blocks.append(("ul", items))
 
-    # beam
+
+def _beam(blocks, c):
+    """the beam plot (beam.png): throughput vs contention"""
+    out, params, rk, hi, emu = c.out, c.params, c.rk, c.hi, c.emu
     beam_title = "%s: %d compositions of %s over %s%s, %s" % (
         params["machine"]["hostname"], params["compositions"], ",".join(params["abbreviations"]),
         ",".join(hi["levels"]), emu, params["workload"])
@@ -374,7 +412,10 @@ def make_report(d, out=None, quiet=False):
                    "the same levels highlighted. Medians of %d runs of %g s each, runs "
                    "interleaved." % (params["runs"], params["duration_s"])))
 
-    # fairness and latency
+
+def _fairness(blocks, c):
+    """fairness and P99 latency (fairness.png); the locks in focus"""
+    out, params, rk, tmax, fair, p99 = c.out, c.params, c.rk, c.tmax, c.fair, c.p99
     have_fair = any(fair.get(l, {}).get(tmax) is not None for l in fair)
     focus = []
     for lk in [rk.get("hc_best"), rk.get("lc_best"), rk.get("worst")] + rk["baselines"]:
@@ -393,8 +434,12 @@ def make_report(d, out=None, quiet=False):
     else:
         blocks.append(("p", "The %s workload reports no per-thread counts or latencies: no "
                        "fairness or P99 figures." % params["workload"]))
+    return focus
 
-    # handover locality
+
+def _locality(blocks, c, focus):
+    """handover locality per level at the most threads"""
+    rk, tmax, hi, ok = c.rk, c.tmax, c.hi, c.ok
     levels = [l for l in hi["levels"] if l != "system"]
     loc_rows = []
     if levels:
@@ -417,7 +462,10 @@ def make_report(d, out=None, quiet=False):
                            "threads on virtual cpus, packed in hierarchy order"
                            if hi["emulated"] else "threads on this machine's cpus")))
 
-    # heatmap
+
+def _heatmap(blocks, c):
+    """this machine's handover heatmap, where the selection measured one"""
+    d, out, params, hi = c.d, c.out, c.params, c.hi
     hm = os.path.join(d, "heatmap", "heatmap.png")
     if os.path.isfile(hm):
         if os.path.abspath(os.path.join(out, "heatmap.png")) != os.path.abspath(hm):
@@ -437,7 +485,10 @@ def make_report(d, out=None, quiet=False):
         if txt:
             blocks.append(("pre", txt))
 
-    # every lock
+
+def _every_lock(blocks, c):
+    """the table of every lock"""
+    rk, th, tmax, fair, p99, marks = c.rk, c.th, c.tmax, c.fair, c.p99, c.marks
     blocks.append(("h", 2, "Every lock"))
     allrows = []
     order = rk["order"]["hc"] + rk.get("incomplete", []) + rk["baselines"]
@@ -456,7 +507,10 @@ def make_report(d, out=None, quiet=False):
                    ["fairness t=%d" % tmax, "P99 us t=%d" % tmax], allrows))
     blocks.append(("p", "Throughput in Mops/s (median of runs), by HC score."))
 
-    # machine and parameters
+
+def _machine(blocks, c):
+    """the machine and the parameters of the selection"""
+    params, th, hi, emu = c.params, c.th, c.hi, c.emu
     mc = params["machine"]
     blocks.append(("h", 2, "Machine and parameters"))
     fails = params.get("failures", [])
@@ -482,14 +536,6 @@ def make_report(d, out=None, quiet=False):
     if fails:
         blocks.append(("pre", "\n".join("%s t=%d run %d: %s" % (x["lock"], x["threads"], x["run"],
                                                                  x["error"]) for x in fails)))
-    with open(os.path.join(out, "report.md"), "w") as f:
-        f.write(md_render(blocks))
-    with open(os.path.join(out, "report.html"), "w") as f:
-        f.write(html_render(blocks, title, out))
-    if not quiet:
-        sys.stderr.write("clof report: %s, %s\n" % (os.path.join(out, "report.md"),
-                                                   os.path.join(out, "report.html")))
-    return 0
 
 
 def main(args, ctx):

@@ -29,6 +29,7 @@ known ones.
 """
 
 import argparse
+import functools
 import glob
 import json
 import os
@@ -39,6 +40,7 @@ import sys
 import clof_common
 
 CMD = "run"
+die = functools.partial(clof_common.die, CMD)  # die(msg[, code]): `clof run: msg`, exit 2
 
 
 def add_arguments(p):
@@ -61,10 +63,6 @@ def add_arguments(p):
                "[--topology FILE | --emulate SHAPE] [--dry-run] -- PROGRAM [ARGS...]")
     p.add_argument("program", nargs=argparse.REMAINDER, metavar="PROGRAM [ARGS...]",
                    help="the program and its arguments (after --)")
-
-
-def die(msg):
-    clof_common.die(CMD, msg, 2)
 
 
 def preload_lib(ctx, given):

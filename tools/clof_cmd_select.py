@@ -50,32 +50,33 @@
    and DIR/libclof-best.so for the --pick policy's lock (LC by default, as
    the paper's section 5.3 uses); for "keep glibc", clof-best.env with
    CLOF_LOCK=glibc and the verdict; the report (clof report DIR) unless
-   --no-report.  --workload cmd: tools/clof_select_cmd.py.
+   --no-report.  --workload cmd: tools/clof_select_program.py.
 """
 
 import argparse
 import datetime
 import json
 import os
-import random
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import types
 
 import clof_common
 import clof_rank
 import clof_select_best as best
-import clof_select_cmd
+import clof_select_program
 import clof_select_rw
 from clof_select_common import (  # noqa: F401 (also this module's names, as before)
     DEFAULT_EMULATE, LOCK_ALIASES, MAX_COMPOSITION_LEVELS, Progress, choose_hierarchy,
     choose_levels,
     default_threads, demo_reason, die, hetero, exit_status, fmt_s, hierarchy_file, loadavg,
-    machine_info,
-    oversub_threads, parse_threads, preflight, run_bench, sim_model_error_text)
+    hierarchy_flags, machine_info, out_dir,
+    oversub_threads, parse_threads, preflight, run_bench, run_rounds, sim_model_error_text,
+    write_json, write_ranking)
 
 DEFAULT_LOCKS = "tkt,mcs,clh,hem"
 DEFAULT_BASELINES = "mcs,hmcs,cna,c-bo-mcs,pthread"
@@ -262,75 +263,143 @@ def run_leveldb(ctx, args, lock, threads, env_topo, label, seed):
     return rec, None
 
 
-# ---- main -----------------------------------------------------------------------------
+# ---- main: check, plan, measure, rank, artifacts, report --------------------------------
 
 def main(args, ctx):
     if args.workload == "cmd":
-        return clof_select_cmd.main(args, ctx)
+        return clof_select_program.main(args, ctx)
     if args.program and args.program != ["--"]:
         die("a program (%s) goes with --workload cmd" % " ".join(args.program))
     if args.rw:
         return clof_select_rw.main(args, ctx)
     t_start = time.time()
+    check_args(args)
+    pl = plan(ctx, args)
+    out = out_dir(ctx, args, "select-")
+    # the hierarchy file with the chosen levels
+    topo_path = os.path.join(out, "hierarchy.topo")
+    topo_flags, env_topo, topo_text = hierarchy_flags(ctx, args, pl.h, pl.levels, topo_path)
+    if not args.simulate and args.workload == "bench":
+        preflight(ctx, topo_flags)
+    params = make_params(args, pl)
+    say = clof_common.sayer(CMD, args.quiet)
+    announce(say, args, pl, out)
+
+    records, failures = measure(ctx, args, pl, out, topo_flags, env_topo)
+    params["loadavg_1min_after"] = loadavg()
+    params["bench_wall_s"] = round(time.time() - t_start, 1)
+    params["failures"] = failures
+
+    rk = rank_records(args, pl, records)
+    picked = rk["picked"]
+    vd = select_verdict(rk, records, picked, pl.glibc, pl.run_threads, args.pick, pl.demo)
+    rk["verdict"] = params["verdict"] = vd
+    write_ranking(out, rk, ranking_text(rk, params))
+
+    params["artifacts"] = artifacts(ctx, args, pl, out, params, picked, vd,
+                                    topo_path, topo_text, env_topo, say)
+    params["wall_s"] = round(time.time() - t_start, 1)
+    write_json(os.path.join(out, "params.json"), params)
+    rc = report(ctx, args, out, params, t_start, say)
+    if rc != 0:
+        return rc
+    if not args.quiet:
+        clof_common.wrote(CMD, sorted(os.path.join(out, f) for f in os.listdir(out)))
+    say(vd["line"])
+    return exit_status(failures, picked, out)
+
+
+def check_args(args):
+    """the checks of the mutex selection's flags that need nothing measured"""
     if args.duration <= 0:
         die("--duration: must be positive, got %g" % args.duration)
     if args.runs < 1:
         die("--runs: must be at least 1, got %d" % args.runs)
+
+
+def plan(ctx, args):
+    """what the selection measures: the hierarchy and its levels, the thread
+    counts, the candidates and the baselines (a namespace)"""
     abbrs = parse_locks(args.locks)
-    user_w = None
     if args.simulate and (args.topology or args.emulate):
         die("--simulate takes its hierarchy from the profile: no --topology/--emulate with it")
     if args.simulate and args.workload != "bench":
         die("--simulate runs clof-bench only (not --workload %s)" % args.workload)
-
     known = bench_list(ctx)
-    note = ""
+    pl = types.SimpleNamespace(abbrs=abbrs, user_w=None)
+    plan_hierarchy(ctx, args, pl)
+    plan_threads(args, pl)
+    pl.demo = demo_reason(pl.h, args)
+    plan_candidates(ctx, args, pl, known)
+    if args.workload == "leveldb":
+        check_leveldb(ctx, pl.m)
+    # glibc competes (issue 38): on this machine's cpus it is ranked like every
+    # candidate; on an emulated or simulated machine it stays a baseline (its
+    # runs do not see the virtual cpus)
+    pl.cands_all = pl.cands + pl.cr_cands
+    pl.locks = pl.cands_all + pl.baselines
+    pl.glibc = "pthread" if "pthread" in pl.baselines and not pl.demo else None
+    pl.rank_cands = pl.cands_all + ([pl.glibc] if pl.glibc else [])
+    pl.rank_extra = [b for b in pl.baselines if b != pl.glibc]
+    pl.total = len(pl.locks) * len(pl.run_threads) * args.runs
+    return pl
+
+
+def plan_hierarchy(ctx, args, pl):
+    """pl.h (the hierarchy), pl.note, pl.levels, pl.dropped, pl.m"""
+    pl.note = ""
     if args.simulate:
         h = {"source": "simulated", "origin": args.simulate, "emulated": False, "levels": [],
              "ncpus": 0}
-    else:
-        h, note = choose_hierarchy(ctx, args)
-    if args.simulate:
         # the profile's hierarchy, from a first tiny run (which also tells
         # whether this clof-bench simulates at all)
         rec = preflight(ctx, ["--simulate", args.simulate])
         topo = rec.get("topology", {})
         h["ncpus"] = topo.get("cpus", 0)
         h["levels"] = [{"kind": k} for k in topo.get("levels", [])]
-        levels, dropped = choose_levels(h, args.levels)
     else:
-        levels, dropped = choose_levels(h, args.levels)
-    m = len(levels)
-    if m > MAX_COMPOSITION_LEVELS:
+        h, pl.note = choose_hierarchy(ctx, args)
+    pl.h = h
+    pl.levels, pl.dropped = choose_levels(h, args.levels)
+    pl.m = len(pl.levels)
+    if pl.m > MAX_COMPOSITION_LEVELS:
         die("%d levels, but clof-bench has compositions of at most %d levels"
-            % (m, MAX_COMPOSITION_LEVELS))
+            % (pl.m, MAX_COMPOSITION_LEVELS))
 
-    threads = parse_threads(args.threads) if args.threads else \
-        default_threads(h["ncpus"] or os.cpu_count() or 1)
+
+def plan_threads(args, pl):
+    """pl.threads, the oversubscribed count (pl.t_over, pl.added_over over
+    pl.run_cpus), pl.run_threads; pl.user_w from --weights"""
+    pl.threads = parse_threads(args.threads) if args.threads else \
+        default_threads(pl.h["ncpus"] or os.cpu_count() or 1)
     # the oversubscribed count: above the cpus the runs may use
-    run_cpus = h["ncpus"] if args.simulate else len(os.sched_getaffinity(0))
-    t_over, added_over = oversub_threads(args.oversub, run_cpus, threads)
-    run_threads = threads + ([t_over] if added_over else [])
+    pl.run_cpus = pl.h["ncpus"] if args.simulate else len(os.sched_getaffinity(0))
+    pl.t_over, pl.added_over = oversub_threads(args.oversub, pl.run_cpus, pl.threads)
+    pl.run_threads = pl.threads + ([pl.t_over] if pl.added_over else [])
     if args.weights:
         try:
-            user_w = clof_rank.base_weights(threads, clof_rank.parse_weights(args.weights))
+            pl.user_w = clof_rank.base_weights(pl.threads, clof_rank.parse_weights(args.weights))
         except ValueError as e:
             die("--weights: %s" % e)
 
-    demo = demo_reason(h, args)
-    cands = compositions(abbrs, m)
+
+def plan_candidates(ctx, args, pl, known):
+    """pl.cands (the compositions), pl.cr_cands (cr: and asl: ones),
+    pl.baselines, pl.one_level_off"""
+    m = pl.m
+    cands = compositions(pl.abbrs, m)
     missing = [c for c in cands if c not in known]
     # concurrency restriction over the candidates clof-bench has it for
     cr_cands = [c for c in ["cr:" + x for x in cands] if c in known]
     # asymmetric locks where the cpus differ (core types), as clof-bench has them
-    if hetero(h):
+    if hetero(pl.h):
         cr_cands += [c for c in ["asl:" + x for x in cands] if c in known]
     if missing:
         die("clof-bench has no %s (%d of the %d compositions of %s over %d levels are missing); "
             "it has compositions of the basic locks tkt mcs clh hem over 2..%d levels "
             "(tools/gen_compositions.py)"
             % (", ".join(missing[:6]) + (" ..." if len(missing) > 6 else ""), len(missing),
-               len(cands), ",".join(abbrs), m, MAX_COMPOSITION_LEVELS))
+               len(cands), ",".join(pl.abbrs), m, MAX_COMPOSITION_LEVELS))
     baselines = []
     one_level_off = []
     if args.baselines.strip() != "none":
@@ -351,158 +420,115 @@ def main(args, ctx):
         if off and not args.quiet:
             sys.stderr.write("clof select: %s cannot be simulated (not built on clof's atomics "
                              "shim): left out\n" % ", ".join(off))
+    pl.cands, pl.cr_cands, pl.baselines, pl.one_level_off = cands, cr_cands, baselines, one_level_off
 
-    if args.workload == "leveldb":
-        if not os.access(os.path.join(ctx.bindir, "pl_leveldb_readrandom"), os.X_OK):
-            die("--workload leveldb: %s/pl_leveldb_readrandom is not built (LevelDB missing: "
-                "scripts/deps.sh)" % ctx.bindir)
-        if preload_lib(ctx) is None:
-            die("--workload leveldb: libclof-preload.so not found next to %s" % ctx.bindir)
-        if m > 3:
-            die("--workload leveldb: the preload library has compositions of 2 and 3 levels; "
-                "%d levels were chosen (use --levels)" % m)
 
-    out = args.out or os.path.join(ctx.results_dir(), "select-" + time.strftime("%Y%m%d-%H%M%S"))
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as e:
-        die("--out %s: %s" % (out, e.strerror))
-    out = os.path.abspath(out)
+def check_leveldb(ctx, m):
+    """--workload leveldb: its driver and the preload library are built, m levels fit"""
+    if not os.access(os.path.join(ctx.bindir, "pl_leveldb_readrandom"), os.X_OK):
+        die("--workload leveldb: %s/pl_leveldb_readrandom is not built (LevelDB missing: "
+            "scripts/deps.sh)" % ctx.bindir)
+    if preload_lib(ctx) is None:
+        die("--workload leveldb: libclof-preload.so not found next to %s" % ctx.bindir)
+    if m > 3:
+        die("--workload leveldb: the preload library has compositions of 2 and 3 levels; "
+            "%d levels were chosen (use --levels)" % m)
 
-    # the hierarchy file with the chosen levels
-    topo_path = os.path.join(out, "hierarchy.topo")
-    if args.simulate:
-        # clof-bench --levels: the simulated hierarchy reduced to these levels
-        # (the compositions and HMCS alike)
-        topo_flags = ["--simulate", args.simulate, "--placement", args.placement]
-        if len(levels) < len(h["levels"]):
-            topo_flags += ["--levels", ",".join(levels[:-1]) or "system"]
-        env_topo = {}
-        topo_text = ""
-    else:
-        topo_text = hierarchy_file(h, levels, topo_path, ctx)
-        if h.get("emulated"):
-            topo_flags = ["--emulate", topo_path, "--placement", args.placement]
-            env_topo = {"CLOF_EMULATE": topo_path, "CLOF_EMULATE_ASSIGN": args.placement}
-        else:
-            topo_flags = ["--topology", topo_path]
-            env_topo = {"CLOF_TOPOLOGY": topo_path}
 
-    if not args.simulate and args.workload == "bench":
-        preflight(ctx, topo_flags)
-    cands_all = cands + cr_cands
-    locks = cands_all + baselines
-    # glibc competes (issue 38): on this machine's cpus it is ranked like every
-    # candidate; on an emulated or simulated machine it stays a baseline (its
-    # runs do not see the virtual cpus)
-    glibc = "pthread" if "pthread" in baselines and not demo else None
-    rank_cands = cands_all + ([glibc] if glibc else [])
-    rank_extra = [b for b in baselines if b != glibc]
-    total = len(locks) * len(run_threads) * args.runs
-    params = {
+def make_params(args, pl):
+    """params.json: what was asked and planned (the results are added later)"""
+    h = pl.h
+    return {
         "command": "clof select " + " ".join(map(shlex.quote, sys.argv[2:])),
         "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S"),
         "machine": machine_info(),
         "hierarchy": {"source": h["source"], "origin": h["origin"],
                       "emulated": bool(h.get("emulated")), "file": "hierarchy.topo",
-                      "levels": levels, "levels_available": [l["kind"] for l in h["levels"]],
-                      "levels_dropped": dropped, "note": note},
-        "basic_locks": [best.ABBR_TO_LOCK[a] for a in abbrs], "abbreviations": abbrs,
-        "compositions": len(cands), "baselines": baselines, "cr_candidates": cr_cands,
-        "threads": threads, "duration_s": args.duration, "runs": args.runs,
-        "oversub": {"threads": t_over, "cpus": run_cpus, "added": added_over},
+                      "levels": pl.levels, "levels_available": [l["kind"] for l in h["levels"]],
+                      "levels_dropped": pl.dropped, "note": pl.note},
+        "basic_locks": [best.ABBR_TO_LOCK[a] for a in pl.abbrs], "abbreviations": pl.abbrs,
+        "compositions": len(pl.cands), "baselines": pl.baselines, "cr_candidates": pl.cr_cands,
+        "threads": pl.threads, "duration_s": args.duration, "runs": args.runs,
+        "oversub": {"threads": pl.t_over, "cpus": pl.run_cpus, "added": pl.added_over},
         "workload": args.workload, "cs_lines": args.cs_lines, "non_cs_ns": args.non_cs,
         "placement": args.placement if h.get("emulated") or args.simulate else None,
         "seed": args.seed,
         "keys": args.keys if args.workload == "leveldb" else None,
         "simulate": args.simulate,
-        "demo": demo, "glibc_competes": bool(glibc), "baselines_one_level_off": one_level_off,
+        "demo": pl.demo, "glibc_competes": bool(pl.glibc),
+        "baselines_one_level_off": pl.one_level_off,
         "policy": {"weights": args.weights, "normalize": args.normalize, "pick": args.pick},
         "loadavg_1min_before": loadavg(),
     }
-    say = (lambda s: None) if args.quiet else (lambda s: sys.stderr.write("clof select: " + s + "\n"))
-    if note:
-        say(note)
-    if demo:
-        say("no artifact: " + demo)
-    if one_level_off:
+
+
+def announce(say, args, pl, out):
+    """the lines on stderr before the runs: notes, what runs, where it goes"""
+    if pl.note:
+        say(pl.note)
+    if pl.demo:
+        say("no artifact: " + pl.demo)
+    if pl.one_level_off:
         say("%s left out: hierarchical locks have one level to compose over here"
-            % ", ".join(one_level_off))
-    if dropped:
+            % ", ".join(pl.one_level_off))
+    if pl.dropped:
         say("levels %s left out (compositions have at most %d levels); use --levels to choose"
-            % (",".join(dropped), MAX_COMPOSITION_LEVELS))
+            % (",".join(pl.dropped), MAX_COMPOSITION_LEVELS))
     say("%d %s of %s over %s (%s %s) + %d cr: + %d baselines, threads %s%s, %d runs "
         "of %gs: %d runs -> %s"
-        % (len(cands), "basic locks" if m == 1 else "compositions", ",".join(abbrs),
-           ",".join(levels), h["source"], h["origin"], len(cr_cands), len(baselines), ",".join(map(str, threads)),
-           (" + %d (oversubscribed: %d cpus)" % (t_over, run_cpus)) if added_over else
-           ("; oversubscribed: %d (%d cpus)" % (t_over, run_cpus)) if t_over else "",
-           args.runs, args.duration, total, out))
+        % (len(pl.cands), "basic locks" if pl.m == 1 else "compositions", ",".join(pl.abbrs),
+           ",".join(pl.levels), pl.h["source"], pl.h["origin"], len(pl.cr_cands),
+           len(pl.baselines), ",".join(map(str, pl.threads)),
+           (" + %d (oversubscribed: %d cpus)" % (pl.t_over, pl.run_cpus)) if pl.added_over else
+           ("; oversubscribed: %d (%d cpus)" % (pl.t_over, pl.run_cpus)) if pl.t_over else "",
+           args.runs, args.duration, pl.total, out))
 
-    rng = random.Random(args.seed)
-    prog = Progress(total, args.quiet)
-    failures = []
-    records = []
-    res_path = os.path.join(out, "results.jsonl")
-    with open(res_path, "w") as rf:
-        for r in range(args.runs):
-            for t in run_threads:
-                order = list(locks)
-                rng.shuffle(order)
-                for lk in order:
-                    label = "select run=%d" % r
-                    seed = args.seed * 1000 + r
-                    if args.workload == "bench":
-                        rec, err = run_bench(ctx, args, lk, t, topo_flags, label, seed)
-                    else:
-                        rec, err = run_leveldb(ctx, args, lk, t, env_topo, label, seed)
-                    if rec is not None:
-                        rec["select_run"] = r
-                        rec["workload"] = args.workload
-                        if err:
-                            rec["failed"] = err
-                            rec.pop("ops_per_s", None)
-                        rf.write(json.dumps(rec, sort_keys=True) + "\n")
-                        rf.flush()
-                        records.append(rec)
-                    if err:
-                        failures.append({"lock": lk, "threads": t, "run": r, "error": err})
-                    prog.step("%s t=%d" % (lk, t))
-    params["loadavg_1min_after"] = loadavg()
-    params["bench_wall_s"] = round(time.time() - t_start, 1)
-    params["failures"] = failures
 
-    # ranking
+def measure(ctx, args, pl, out, topo_flags, env_topo):
+    """every run (clof_select_common.run_rounds) into out/results.jsonl:
+    clof-bench's or LevelDB's; (records, failures)"""
+    def run_one(lk, t, label, seed):
+        if args.workload == "bench":
+            rec, err = run_bench(ctx, args, lk, t, topo_flags, label, seed)
+        else:
+            rec, err = run_leveldb(ctx, args, lk, t, env_topo, label, seed)
+        if rec is not None:
+            rec["workload"] = args.workload
+        return rec, err
+    return run_rounds(os.path.join(out, "results.jsonl"), args.runs, pl.run_threads, pl.locks,
+                      args.seed, args.quiet, run_one)
+
+
+def rank_records(args, pl, records):
+    """the ranking (clof_rank) of the runs that did not fail, its pick in rk["picked"]"""
     table = clof_rank.aggregate([x for x in records if "failed" not in x])
-    rk = clof_rank.rank(table, threads, rank_cands, user_weights=user_w,
-                        normalize=args.normalize, extra=rank_extra)
-    over = clof_rank.oversub_guard(rk, table, t_over, run_cpus, rank_cands, rank_extra)
+    rk = clof_rank.rank(table, pl.threads, pl.rank_cands, user_weights=pl.user_w,
+                        normalize=args.normalize, extra=pl.rank_extra)
+    over = clof_rank.oversub_guard(rk, table, pl.t_over, pl.run_cpus, pl.rank_cands,
+                                   pl.rank_extra)
     if over:
         for p_ in clof_rank.POLICIES:
             note_ = over["policies"].get(p_, {}).get("note")
             if note_:
                 sys.stderr.write("clof select: %s-best: %s\n" % (p_.upper(), note_))
     rk["table"] = {lk: {str(t): v for t, v in byt.items()} for lk, byt in table.items()}
-    rk["candidates"] = rank_cands
-    rk["baselines"] = rank_extra
+    rk["candidates"] = pl.rank_cands
+    rk["baselines"] = pl.rank_extra
     rk["pick"] = args.pick
     rk["guards"] = clof_rank.guards(rk)
-    picked = rk[args.pick + "_best"]
-    rk["picked"] = picked
-    vd = select_verdict(rk, records, picked, glibc, run_threads, args.pick, demo)
-    rk["verdict"] = params["verdict"] = vd
-    with open(os.path.join(out, "ranking.json"), "w") as f:
-        json.dump(rk, f, indent=1, sort_keys=True)
-    text = ranking_text(rk, params)
-    with open(os.path.join(out, "ranking.txt"), "w") as f:
-        f.write(text)
-    sys.stdout.write(text)
+    rk["picked"] = rk[args.pick + "_best"]
+    return rk
 
-    # artifacts: only for this machine's cpus, and only a lock that beats glibc's
+
+def artifacts(ctx, args, pl, out, params, picked, vd, topo_path, topo_text, env_topo, say):
+    """clof_best.h, libclof-best.so, clof-best.env: only for this machine's
+    cpus, and only a lock that beats glibc's (else an env that keeps glibc's
+    locks); what was written, for params.json"""
     arts = {}
     for f_ in ("clof_best.h", "libclof-best.so", "clof-best.env"):
         if os.path.exists(os.path.join(out, f_)):  # never leave an earlier selection's
             os.remove(os.path.join(out, f_))
+    demo = pl.demo
     if picked and not args.no_artifacts and not demo and not vd["use"]:
         with open(os.path.join(out, "clof-best.env"), "w") as f:
             f.write("# %s\n# clof run --select %s runs the program unchanged, on glibc's locks\n"
@@ -512,6 +538,7 @@ def main(args, ctx):
                         % vd["reason"])
         say(arts["note"])
     elif picked and not args.no_artifacts and not demo:
+        h, levels = pl.h, pl.levels
         info = {"machine": "%s (%s)" % (params["machine"]["hostname"], params["machine"]["cpu_model"]),
                 "origin": "%s %s, levels %s" % (h["source"], h["origin"], ",".join(levels)),
                 "emulated": h.get("emulated"), "date": params["date"],
@@ -546,26 +573,24 @@ def main(args, ctx):
         say("libclof-best.so: %s" % msg)
     elif demo and picked:
         arts["note"] = "no artifact: " + demo
-    params["artifacts"] = arts
-    params["wall_s"] = round(time.time() - t_start, 1)
-    with open(os.path.join(out, "params.json"), "w") as f:
-        json.dump(params, f, indent=1, sort_keys=True)
+    return arts
 
+
+def report(ctx, args, out, params, t_start, say):
+    """the heatmap and the report (clof report) into out, unless --no-report;
+    clof report's exit status"""
     if not args.no_report and not args.no_heatmap and not args.simulate:
         heatmap(ctx, args, out)
-    if not args.no_report:
-        import clof_cmd_report
-        rc = clof_cmd_report.make_report(out, out, quiet=args.quiet)
-        if rc != 0:
-            return rc
-        params["wall_s"] = round(time.time() - t_start, 1)
-        with open(os.path.join(out, "params.json"), "w") as f:
-            json.dump(params, f, indent=1, sort_keys=True)
-        say("report: %s (and report.html)" % os.path.join(out, "report.md"))
-    if not args.quiet:
-        clof_common.wrote(CMD, sorted(os.path.join(out, f) for f in os.listdir(out)))
-    say(vd["line"])
-    return exit_status(failures, picked, out)
+    if args.no_report:
+        return 0
+    import clof_cmd_report
+    rc = clof_cmd_report.make_report(out, out, quiet=args.quiet)
+    if rc != 0:
+        return rc
+    params["wall_s"] = round(time.time() - t_start, 1)
+    write_json(os.path.join(out, "params.json"), params)
+    say("report: %s (and report.html)" % os.path.join(out, "report.md"))
+    return 0
 
 
 def select_verdict(rk, records, picked, glibc, run_threads, pick, demo):

@@ -7,10 +7,25 @@ import subprocess
 import sys
 
 
-def die(cmd, msg, code=2):
-    """message on stderr, exit with code (2: bad usage or input)"""
+def complain(cmd, msg, code=2):
+    """`clof CMD: MSG` on stderr; returns code, for `return complain(...)`
+    from a subcommand's run()"""
     sys.stderr.write("clof %s: %s\n" % (cmd, msg))
-    sys.exit(code)
+    return code
+
+
+def die(cmd, msg, code=2):
+    """`clof CMD: MSG` on stderr, exit with code (2: bad usage or input).
+    The one error helper of the subcommands: a module binds its name once,
+    die = functools.partial(clof_common.die, CMD), and calls die(msg)."""
+    sys.exit(complain(cmd, msg, code))
+
+
+def sayer(cmd, quiet=False):
+    """say(msg): a progress line `clof CMD: MSG` on stderr; nothing when quiet"""
+    if quiet:
+        return lambda msg: None
+    return lambda msg: sys.stderr.write("clof %s: %s\n" % (cmd, msg))
 
 
 def find_preload_lib(cmd, ctx, given):

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: MIT
 """What the mutex selection (clof_cmd_select.py), the RW selection
-(clof_select_rw.py) and the program selection (clof_select_cmd.py) share:
+(clof_select_rw.py) and the program selection (clof_select_program.py) share:
 the arguments' checks, the hierarchy and its levels, the progress line, one
 clof-bench run and the exit status.  Each of them imports this module; it
 imports none of them."""
 
+import functools
 import json
 import os
 import platform
+import random
 import shlex
 import subprocess
 import sys
@@ -16,6 +18,7 @@ import time
 import clof_common
 
 CMD = "select"
+die = functools.partial(clof_common.die, CMD)  # die(msg[, code]): `clof select: msg`, exit 2
 DEFAULT_EMULATE = "numa:2,cache:2,core:2"
 MAX_COMPOSITION_LEVELS = 4   # clof-bench's registry (gen_compositions.py --max-levels)
 # names users may write for the basic locks of compositions
@@ -38,10 +41,6 @@ def sim_model_error_text():
                 % (100 * d["median_abs_error_held"], d["points"]))
     except (OSError, ValueError, KeyError, TypeError):
         return "of unknown error here (docs/simulation-accuracy.md has the model's error)"
-
-
-def die(msg):
-    clof_common.die(CMD, msg, 2)
 
 
 def parse_threads(text):
@@ -243,6 +242,77 @@ def run_bench(ctx, args, lock, threads, topo_flags, label, seed):
     if r.returncode != 0 or rec is None:
         return rec, "exit %d: %s" % (r.returncode, (r.stderr.strip() or r.stdout.strip())[-300:])
     return rec, None
+
+
+def out_dir(ctx, args, prefix):
+    """the results folder (--out, else results/PREFIX-DATE), made; its absolute path"""
+    out = args.out or os.path.join(ctx.results_dir(), prefix + time.strftime("%Y%m%d-%H%M%S"))
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        die("--out %s: %s" % (out, e.strerror))
+    return os.path.abspath(out)
+
+
+def hierarchy_flags(ctx, args, h, levels, topo_path):
+    """(clof-bench's hierarchy flags, the preload library's environment, the
+    hierarchy file's text) for the chosen levels.  --simulate: clof-bench
+    --levels reduces the simulated hierarchy (the compositions and HMCS
+    alike) and no file is written; else the file topo_path."""
+    if args.simulate:
+        topo_flags = ["--simulate", args.simulate, "--placement", args.placement]
+        if len(levels) < len(h["levels"]):
+            topo_flags += ["--levels", ",".join(levels[:-1]) or "system"]
+        return topo_flags, {}, ""
+    topo_text = hierarchy_file(h, levels, topo_path, ctx)
+    if h.get("emulated"):
+        return (["--emulate", topo_path, "--placement", args.placement],
+                {"CLOF_EMULATE": topo_path, "CLOF_EMULATE_ASSIGN": args.placement}, topo_text)
+    return ["--topology", topo_path], {"CLOF_TOPOLOGY": topo_path}, topo_text
+
+
+def run_rounds(path, runs, threads, locks, seed, quiet, run_one):
+    """The measuring loop of clof select (mutexes and --rw alike): `runs`
+    rounds; in each, for every thread count, every lock once in a seeded
+    random order.  run_one(lock, threads, label, seed) -> (record or None,
+    error or None) runs one; each record, marked with its round (and
+    "failed" where it failed), goes to path (JSON lines) as it comes.
+    Returns (records, failures)."""
+    rng = random.Random(seed)
+    prog = Progress(len(locks) * len(threads) * runs, quiet)
+    failures, records = [], []
+    with open(path, "w") as rf:
+        for r in range(runs):
+            for t in threads:
+                order = list(locks)
+                rng.shuffle(order)
+                for lk in order:
+                    rec, err = run_one(lk, t, "select run=%d" % r, seed * 1000 + r)
+                    if rec is not None:
+                        rec["select_run"] = r
+                        if err:
+                            rec["failed"] = err
+                            rec.pop("ops_per_s", None)
+                        rf.write(json.dumps(rec, sort_keys=True) + "\n")
+                        rf.flush()
+                        records.append(rec)
+                    if err:
+                        failures.append({"lock": lk, "threads": t, "run": r, "error": err})
+                    prog.step("%s t=%d" % (lk, t))
+    return records, failures
+
+
+def write_json(path, obj):
+    with open(path, "w") as f:
+        json.dump(obj, f, indent=1, sort_keys=True)
+
+
+def write_ranking(out, rk, text):
+    """ranking.json, ranking.txt (text), and text on stdout"""
+    write_json(os.path.join(out, "ranking.json"), rk)
+    with open(os.path.join(out, "ranking.txt"), "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
 
 
 def preflight(ctx, topo_flags):

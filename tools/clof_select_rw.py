@@ -20,9 +20,7 @@ generated header: those are the mutex selection's.
 """
 
 import datetime
-import json
 import os
-import random
 import shlex
 import subprocess
 import sys
@@ -33,11 +31,7 @@ import clof_rank
 import clof_select_common as sel
 
 CMD = "select"
-
-
-def die(msg):
-    sys.stderr.write("clof %s: %s\n" % (CMD, msg))
-    sys.exit(2)
+die = sel.die
 
 
 def rw_list(ctx):
@@ -53,19 +47,9 @@ def preload_rw_name(lock):
     return "glibc" if lock == "pthread-rwlock" else lock
 
 
-def main(args, ctx):
-    t_start = time.time()
-    if args.duration <= 0:
-        die("--duration: must be positive, got %g" % args.duration)
-    if args.runs < 1:
-        die("--runs: must be at least 1, got %d" % args.runs)
-    if not (0 <= args.read_percent <= 100):
-        die("--read-percent: expected 0..100, got %g" % args.read_percent)
-    if args.simulate and (args.topology or args.emulate):
-        die("--simulate takes its hierarchy from the profile: no --topology/--emulate with it")
-    if args.workload != "bench":
-        die("--rw runs clof-bench only (not --workload %s)" % args.workload)
-
+def rw_candidates(ctx, args):
+    """(the RW locks ranked, the baselines): --rw-locks by the lock grammar,
+    else every RW lock of clof-bench; glibc's a baseline unless a candidate"""
     known = rw_list(ctx)
     if args.rw_locks:
         cands = []
@@ -90,7 +74,23 @@ def main(args, ctx):
                              "built on clof's atomics shim): left out\n")
     if not cands:
         die("--rw-locks: no RW lock left to rank")
+    return cands, baselines
 
+
+def main(args, ctx):
+    t_start = time.time()
+    if args.duration <= 0:
+        die("--duration: must be positive, got %g" % args.duration)
+    if args.runs < 1:
+        die("--runs: must be at least 1, got %d" % args.runs)
+    if not (0 <= args.read_percent <= 100):
+        die("--read-percent: expected 0..100, got %g" % args.read_percent)
+    if args.simulate and (args.topology or args.emulate):
+        die("--simulate takes its hierarchy from the profile: no --topology/--emulate with it")
+    if args.workload != "bench":
+        die("--rw runs clof-bench only (not --workload %s)" % args.workload)
+
+    cands, baselines = rw_candidates(ctx, args)
     note = ""
     if args.simulate:
         rec = sel.preflight(ctx, ["--simulate", args.simulate])
@@ -110,26 +110,10 @@ def main(args, ctx):
         except ValueError as e:
             die("--weights: %s" % e)
 
-    out = args.out or os.path.join(ctx.results_dir(), "rwselect-" + time.strftime("%Y%m%d-%H%M%S"))
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as e:
-        die("--out %s: %s" % (out, e.strerror))
-    out = os.path.abspath(out)
-    env_topo = {}
-    if args.simulate:
-        topo_flags = ["--simulate", args.simulate, "--placement", args.placement]
-        if len(levels) < len(h["levels"]):
-            topo_flags += ["--levels", ",".join(levels[:-1]) or "system"]
-    else:
-        topo_path = os.path.join(out, "hierarchy.topo")
-        sel.hierarchy_file(h, levels, topo_path, ctx)
-        if h.get("emulated"):
-            topo_flags = ["--emulate", topo_path, "--placement", args.placement]
-            env_topo = {"CLOF_EMULATE": topo_path, "CLOF_EMULATE_ASSIGN": args.placement}
-        else:
-            topo_flags = ["--topology", topo_path]
-            env_topo = {"CLOF_TOPOLOGY": topo_path}
+    out = sel.out_dir(ctx, args, "rwselect-")
+    topo_flags, env_topo, _ = sel.hierarchy_flags(ctx, args, h, levels,
+                                                  os.path.join(out, "hierarchy.topo"))
+    if not args.simulate:
         sel.preflight(ctx, topo_flags)
     rw_flags = ["--read-percent", "%g" % args.read_percent, "--rw-pref", args.rw_pref]
 
@@ -152,7 +136,7 @@ def main(args, ctx):
         "policy": {"weights": args.weights, "normalize": args.normalize, "pick": args.pick},
         "loadavg_1min_before": sel.loadavg(),
     }
-    say = (lambda s: None) if args.quiet else (lambda s: sys.stderr.write("clof select: " + s + "\n"))
+    say = clof_common.sayer(CMD, args.quiet)
     if note:
         say(note)
     say("%d RW locks + %d baselines at %g%% reads (%s preference) over %s (%s %s), threads %s, "
@@ -161,31 +145,13 @@ def main(args, ctx):
            h["source"], h["origin"], ",".join(map(str, threads)), args.runs, args.duration,
            total, out))
 
-    rng = random.Random(args.seed)
-    prog = sel.Progress(total, args.quiet)
-    failures, records = [], []
-    with open(os.path.join(out, "results.jsonl"), "w") as rf:
-        for r in range(args.runs):
-            for t in threads:
-                order = list(locks)
-                rng.shuffle(order)
-                for lk in order:
-                    label = "select run=%d" % r
-                    rec, err = sel.run_bench(ctx, args, lk, t, topo_flags + rw_flags, label,
-                                             args.seed * 1000 + r)
-                    if rec is not None:
-                        if err is None and rec.get("read_percent") != args.read_percent:
-                            err = "the record says read_percent %s" % rec.get("read_percent")
-                        rec["select_run"] = r
-                        if err:
-                            rec["failed"] = err
-                            rec.pop("ops_per_s", None)
-                        rf.write(json.dumps(rec, sort_keys=True) + "\n")
-                        rf.flush()
-                        records.append(rec)
-                    if err:
-                        failures.append({"lock": lk, "threads": t, "run": r, "error": err})
-                    prog.step("%s t=%d" % (lk, t))
+    def run_one(lk, t, label, seed):
+        rec, err = sel.run_bench(ctx, args, lk, t, topo_flags + rw_flags, label, seed)
+        if rec is not None and err is None and rec.get("read_percent") != args.read_percent:
+            err = "the record says read_percent %s" % rec.get("read_percent")
+        return rec, err
+    records, failures = sel.run_rounds(os.path.join(out, "results.jsonl"), args.runs, threads,
+                                       locks, args.seed, args.quiet, run_one)
     params["loadavg_1min_after"] = sel.loadavg()
     params["failures"] = failures
 
@@ -203,23 +169,32 @@ def main(args, ctx):
     rk["guards"] = clof_rank.guards(rk)
     picked = rk[args.pick + "_best"]
     rk["picked"] = picked
-    why = " (%s-best)" % args.pick.upper()
-    if demo:
-        vd = {"use": False, "winner": picked, "ref": glibc, "per_threads": [], "reason": demo,
-              "line": "verdict: no artifact -- " + demo}
-    elif glibc is None:
-        reason = "ranked among clof's rwlocks only: glibc's was not measured (--rw-locks)"
-        vd = {"use": picked is not None, "winner": picked, "ref": None, "per_threads": [],
-              "reason": reason, "line": "verdict: use %s%s -- %s" % (picked, why, reason)}
-    else:
-        vd = clof_rank.verdict(ok, picked, glibc, threads, why_winner=why)
+    vd = rw_verdict(ok, picked, glibc, threads, args.pick, demo)
     rk["verdict"] = params["verdict"] = vd
-    with open(os.path.join(out, "ranking.json"), "w") as f:
-        json.dump(rk, f, indent=1, sort_keys=True)
-    text = ranking_text(rk, params, h)
-    with open(os.path.join(out, "ranking.txt"), "w") as f:
-        f.write(text)
-    sys.stdout.write(text)
+    sel.write_ranking(out, rk, ranking_text(rk, params, h))
+    write_env(args, out, picked, demo, vd, env_topo)
+    if not args.quiet:
+        sys.stderr.write("clof select: %s\n" % vd["line"])
+    params["wall_s"] = round(time.time() - t_start, 1)
+    sel.write_json(os.path.join(out, "params.json"), params)
+    return sel.exit_status(failures, picked, out)
+
+
+def rw_verdict(ok, picked, glibc, threads, pick, demo):
+    """the verdict (clof_rank.verdict) of the pick against glibc's rwlock"""
+    why = " (%s-best)" % pick.upper()
+    if demo:
+        return {"use": False, "winner": picked, "ref": glibc, "per_threads": [], "reason": demo,
+                "line": "verdict: no artifact -- " + demo}
+    if glibc is None:
+        reason = "ranked among clof's rwlocks only: glibc's was not measured (--rw-locks)"
+        return {"use": picked is not None, "winner": picked, "ref": None, "per_threads": [],
+                "reason": reason, "line": "verdict: use %s%s -- %s" % (picked, why, reason)}
+    return clof_rank.verdict(ok, picked, glibc, threads, why_winner=why)
+
+
+def write_env(args, out, picked, demo, vd, env_topo):
+    """clof-best.env: the selected rwlock, or glibc's locks where it does not win"""
     envf = os.path.join(out, "clof-best.env")
     if os.path.exists(envf):  # never leave an earlier selection's
         os.remove(envf)
@@ -234,12 +209,6 @@ def main(args, ctx):
         with open(envf, "w") as f:
             f.write("# %s\n# clof run --select %s runs the program unchanged, on glibc's locks\n"
                     "CLOF_LOCK=glibc\nCLOF_RWLOCK=glibc\n" % (vd["line"], out))
-    if not args.quiet:
-        sys.stderr.write("clof select: %s\n" % vd["line"])
-    params["wall_s"] = round(time.time() - t_start, 1)
-    with open(os.path.join(out, "params.json"), "w") as f:
-        json.dump(params, f, indent=1, sort_keys=True)
-    return sel.exit_status(failures, picked, out)
 
 
 def ranking_text(rk, params, h):

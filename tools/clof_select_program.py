@@ -48,10 +48,7 @@ import clof_select_common as sc
 import clof_select_rw
 
 CMD = "select"
-
-
-def die(msg):
-    clof_common.die(CMD, msg, 2)
+die = sc.die
 
 
 def count_threads(box):
@@ -170,7 +167,7 @@ def main(args, ctx):
         "repeat": args.repeat, "timeout_s": args.timeout, "seed": args.seed, "simulate": None,
         "demo": None, "loadavg_1min_before": sc.loadavg(),
     }
-    say = (lambda s: None) if args.quiet else (lambda s: sys.stderr.write("clof select: " + s + "\n"))
+    say = clof_common.sayer(CMD, args.quiet)
     records, failures = [], []
     res_path = os.path.join(out, "results.jsonl")
     rf = open(res_path, "w")
