@@ -23,6 +23,7 @@ lib=$root/build/lib/libclof-preload.so
 locks="mcs cr:mcs tas asl:mcs"
 programs="perl java node"
 repeats=6 seed=1 out=""
+cmdline="$0 $*"
 while [ $# -gt 0 ]; do
   case $1 in
     --lib) lib=$2; shift 2 ;;
@@ -48,7 +49,7 @@ mkdir -p "$root/build/results"
 [ -n "$out" ] || out=$root/build/results/preload-runtimes-$(date +%Y%m%d-%H%M%S).jsonl
 : >"$out"
 python3 -c 'import json,sys; print(json.dumps({"type": "meta", "driver": "bench/preload/runtimes.sh",
-  "cmdline": sys.argv[1], "machine": sys.argv[2]}))' "$*" "$(uname -srm), $(nproc) cpus" >>"$out"
+  "cmdline": sys.argv[1], "machine": sys.argv[2]}))' "$cmdline" "$(uname -srm), $(nproc) cpus" >>"$out"
 for r in $(seq 1 "$repeats"); do
   for p in $programs; do
     grep -qx "$p" "$work/list" || continue
