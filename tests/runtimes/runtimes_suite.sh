@@ -44,9 +44,10 @@ LIMIT=${RUNTIMES_LIMIT:-120}
 export LIMIT
 
 PROGRAMS="java node perl stress-ng"
-BASELINES="glibc"
-# the glibc suite's settings (no wpref: the programs barely use rwlocks)
-SETTINGS="mcs hmcs clof:tkt-mcs-clh cna cr:mcs asl:mcs tas hemlock rw:hmcs bravo:rw:c-bo-mcs"
+BASELINES="glibc wpref:glibc"
+# the glibc suite's settings (writer preference: node's OpenSSL rwlocks)
+SETTINGS="mcs hmcs clof:tkt-mcs-clh cna cr:mcs asl:mcs tas hemlock rw:hmcs bravo:rw:c-bo-mcs
+wpref:rw:c-bo-mcs"
 MORE_SETTINGS="ticket clh ttas bo ptl hemlock_ctr c-bo-mcs c-tkt-tkt clof:mcs-mcs-tkt cr:hmcs
 asl:clof:tkt-mcs-clh rw:mcs bravo:rw:hmcs"
 
@@ -58,10 +59,10 @@ setting_tests() { cat "$out/list"; }
 suite_probe() {
   local t
   case $setting in
-    rw-central|rw:*|bravo:*)
-      want="rwlock=$setting rdlocks=[1-9]"
+    rw-central|rw:*|bravo:*|wpref:*)
+      want="rwlock=${setting#wpref:} rdlocks=[1-9]"
       if grep -qx node "$out/list"; then probe=probe-node
-      else probe=$(head -1 "$out/list") want="rwlock=$setting "; fi ;;
+      else probe=$(head -1 "$out/list") want="rwlock=${setting#wpref:} "; fi ;;
     *)
       want="lock=${setting//clof:/} locks_replaced=[0-9]* acquisitions=[1-9]"
       for t in perl node java stress-ng; do
