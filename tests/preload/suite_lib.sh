@@ -62,8 +62,10 @@ preload_of() {
 # a 15 s test started last would run alone at the end.
 longest_first() {
   local ref="$out/res/${1//[:\/]/_}" bs
-  if [ ! -f "$ref" ]; then bs=$(baseline_of "$1"); ref="$out/res/${bs//[:\/]/_}"; fi
-  if [ ! -f "$ref" ]; then cat; return; fi
+  # (an empty run, one that was cut short, orders nothing: awk would read
+  # the list as its table)
+  if [ ! -s "$ref" ]; then bs=$(baseline_of "$1"); ref="$out/res/${bs//[:\/]/_}"; fi
+  if [ ! -s "$ref" ]; then cat; return; fi
   awk 'NR == FNR { t[$1] = $3; next } { print (($0 in t) ? t[$0] : 1e9), FNR, $0 }' "$ref" - |
     sort -k1,1gr -k2,2n | cut -d' ' -f3-
 }
