@@ -91,6 +91,10 @@ cmd_run() {
   rm -f "$res.new"
   local want got
   want=$(printf '%s\n' "$tests" | grep -c .) got=$(wc -l <"$res")
+  if [ "$want" -eq 0 ]; then
+    echo "$SUITE: no test to run under $setting" >&2
+    exit 1
+  fi
   if [ "$got" -ne "$want" ]; then
     echo "$SUITE: $got results of $want tests under $setting" >&2
     exit 1
