@@ -40,6 +40,8 @@ LAYERS = [
     ("RW lock list", ["clof/rw/list.h"]),
     ("layers over any lock", ["clof/asl.h", "clof/cr.h"]),
     ("umbrella", ["clof/clof.h"]),
+    # what a program under libclof-preload.so asks it (includes no clof header)
+    ("preload introspection", ["clof/preload.h"]),
 ]
 
 
