@@ -72,10 +72,8 @@ suite_probe() {
 
 # run_one LIB SETTING MODULE: prints "MODULE RESULT SECONDS"
 run_one() {
-  local lib=$1 setting=$2 t=$3 env rc t0 t1 res p pre=() match=()
-  env=$(setting_env "$setting") || exit 2
-  p=$(preload_of "$lib" "$setting") || exit 2
-  [ -z "$p" ] || pre=(LD_PRELOAD="$p")
+  local lib=$1 setting=$2 t=$3 env rc t0 t1 res pre match=()
+  run_env "$lib" "$setting"
   local log="$out/log/$t.${setting//[:\/]/_}.out" dir="$out/run/$t.${setting//[:\/]/_}"
   rm -rf "$dir"
   mkdir -p "$dir" "$out/log"
@@ -90,9 +88,7 @@ run_one() {
   t1=$(date +%s.%N)
   case $rc in
     0) res=PASS ;; 2) res=FAIL ;; 3) res=ENV_CHANGED ;; 4) res=NO_TESTS ;;
-    124|137) res=HANG ;;
-    *) if [ "$rc" -gt 128 ]; then res=CRASH/$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))
-       else res=EXIT/$rc; fi ;;
+    *) res=$(rc_result "$rc") ;;
   esac
   printf '%s %s %.1f\n' "$t" "$res" "$(echo "$t1 - $t0" | bc)"
 }

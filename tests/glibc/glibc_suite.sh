@@ -77,10 +77,8 @@ suite_probe() {
 
 # run_one LIB SETTING TEST: prints "TEST RESULT SECONDS"
 run_one() {
-  local lib=$1 setting=$2 t=$3 env rc t0 t1 res p pre=()
-  env=$(setting_env "$setting") || exit 2
-  p=$(preload_of "$lib" "$setting") || exit 2
-  [ -z "$p" ] || pre=(LD_PRELOAD="$p")
+  local lib=$1 setting=$2 t=$3 env rc t0 t1 res pre
+  run_env "$lib" "$setting"
   local log="$out/log/$t.${setting//[:\/]/_}.out" dir="$out/run/$t.${setting//[:\/]/_}" args=()
   # what glibc's build gives a test: its folder as the working directory
   # (tst-cancel4 and the tests that include it read the Makefile there), and
@@ -96,9 +94,7 @@ run_one() {
   t1=$(date +%s.%N)
   case $rc in
     0) res=PASS ;; 1) res=FAIL ;; 77) res=UNSUPPORTED ;;
-    124|137) res=HANG ;;
-    *) if [ "$rc" -gt 128 ]; then res=CRASH/$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))
-       else res=EXIT/$rc; fi ;;
+    *) res=$(rc_result "$rc") ;;
   esac
   printf '%s %s %.1f\n' "$t" "$res" "$(echo "$t1 - $t0" | bc)"
 }

@@ -55,6 +55,26 @@ preload_of() {
   echo "$p"
 }
 
+# For a suite's run_one: the environment of SETTING under LIB, in $env
+# (setting_env) and $pre (LD_PRELOAD=..., or nothing under glibc)
+run_env() {
+  local p
+  env=$(setting_env "$2") || exit 2
+  p=$(preload_of "$1" "$2") || exit 2
+  pre=()
+  [ -z "$p" ] || pre=(LD_PRELOAD="$p")
+}
+# The result of an exit status the suite's own codes do not name: killed by
+# the time limit (timeout's 124, or 137 after its -k) HANG, by a signal
+# CRASH/SIG, else EXIT/N
+rc_result() {
+  case $1 in
+    124|137) echo HANG ;;
+    *) if [ "$1" -gt 128 ]; then echo "CRASH/$(kill -l $(($1 - 128)) 2>/dev/null || echo $(($1 - 128)))"
+       else echo "EXIT/$1"; fi ;;
+  esac
+}
+
 # The tests (stdin) longest first, by the seconds of an earlier run: the
 # setting's own (OUT/res/SETTING) or else its baseline's; tests that run
 # lacks come first, in list order; with neither run, the list's order.  Most
@@ -84,7 +104,7 @@ cmd_run() {
   mkdir -p "$out/res"
   local res="$out/res/${setting//[:\/]/_}"
   export out
-  export -f run_one setting_env preload_of
+  export -f run_one setting_env preload_of run_env rc_result
   printf '%s\n' "$tests" | xargs -P "$jobs" -I{} bash -c 'run_one "$0" "$1" "$2"' "$lib" "$setting" {} \
     | tee "$res.new"
   sort "$res.new" >"$res"

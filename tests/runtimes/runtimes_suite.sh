@@ -73,10 +73,8 @@ suite_probe() {
 
 # run_one LIB SETTING PROGRAM: prints "PROGRAM RESULT SECONDS"
 run_one() {
-  local lib=$1 setting=$2 t=$3 env rc t0 t1 res p pre=()
-  env=$(setting_env "$setting") || exit 2
-  p=$(preload_of "$lib" "$setting") || exit 2
-  [ -z "$p" ] || pre=(LD_PRELOAD="$p")
+  local lib=$1 setting=$2 t=$3 env rc t0 t1 res pre
+  run_env "$lib" "$setting"
   local s=${setting//[:\/]/_}
   local log="$out/log/$t.$s.out" dir="$out/run/$t.$s"
   rm -rf "$dir"
@@ -89,9 +87,7 @@ run_one() {
   t1=$(date +%s.%N)
   case $rc in
     0) if grep -q '^ok' "$log.stdout"; then res=PASS; else res=FAIL; fi ;;
-    124|137) res=HANG ;;
-    *) if [ "$rc" -gt 128 ]; then res=CRASH/$(kill -l $((rc - 128)) 2>/dev/null || echo $((rc - 128)))
-       else res=FAIL; fi ;;
+    *) res=$(rc_result "$rc"); [[ $res == EXIT/* ]] && res=FAIL ;;
   esac
   { echo "== $t under $setting: exit status $rc, $res"; cat "$log.stdout"
     echo "== stderr"; cat "$log.stderr"; } >"$log"
