@@ -645,23 +645,22 @@ static inline void bl_vsync_hmcs_release(bl_vsync_hmcs_lock_t *l,
     {                                                                          \
         clof_cr_##id##_release(l, c);                                          \
     }
-/* X(id, ID) of the cr: locks: over every basic lock, the NUMA locks without
- * an abortable path, and three compositions (named as clof-bench names
- * them: cr:tkt-mcs; the preload library's cr:clof:tkt-mcs) */
+/* X(id, ID) of the cr: locks: over every basic lock of the registry
+ * (clof/lock/list.h), the NUMA locks without an abortable path, and three
+ * compositions (named as clof-bench names them: cr:tkt-mcs; the preload
+ * library's cr:clof:tkt-mcs) */
+#define BL_CR_BASIC_NAME_(X_CR_, id, ID, ...) X_CR_(id, #id)
+#define BL_CR_BASIC_ID_(X, id, ID, ...) X(cr_##id, CR_##ID)
 #define BENCH_CR_LIST_(X_CR_)                                                  \
-    X_CR_(tas, "tas") X_CR_(ttas, "ttas") X_CR_(bo, "bo")                      \
-    X_CR_(ticket, "ticket") X_CR_(ptl, "ptl") X_CR_(mcs, "mcs")                \
-    X_CR_(clh, "clh") X_CR_(hemlock, "hemlock")                                \
-    X_CR_(hemlock_ctr, "hemlock_ctr") X_CR_(hmcs, "hmcs") X_CR_(cna, "cna")    \
+    CLOF_LOCK_REGISTRY(BL_CR_BASIC_NAME_, X_CR_)                               \
+    X_CR_(hmcs, "hmcs") X_CR_(cna, "cna")                                      \
     X_CR_(c_bo_mcs, "c-bo-mcs") X_CR_(c_tkt_tkt, "c-tkt-tkt")                  \
     X_CR_(k_tkt_mcs, "tkt-mcs") X_CR_(k_mcs_mcs, "mcs-mcs")                    \
     X_CR_(k_tkt_mcs_clh, "tkt-mcs-clh")
 BENCH_CR_LIST_(BL_CR_ADAPTER_)
 #define BENCH_CR_LOCKS(X)                                                      \
-    X(cr_tas, CR_TAS) X(cr_ttas, CR_TTAS) X(cr_bo, CR_BO)                      \
-    X(cr_ticket, CR_TICKET) X(cr_ptl, CR_PTL) X(cr_mcs, CR_MCS)                \
-    X(cr_clh, CR_CLH) X(cr_hemlock, CR_HEMLOCK)                                \
-    X(cr_hemlock_ctr, CR_HEMLOCK_CTR) X(cr_hmcs, CR_HMCS) X(cr_cna, CR_CNA)    \
+    CLOF_LOCK_REGISTRY(BL_CR_BASIC_ID_, X)                                     \
+    X(cr_hmcs, CR_HMCS) X(cr_cna, CR_CNA)                                      \
     X(cr_c_bo_mcs, CR_C_BO_MCS) X(cr_c_tkt_tkt, CR_C_TKT_TKT)                  \
     X(cr_k_tkt_mcs, CR_K_TKT_MCS) X(cr_k_mcs_mcs, CR_K_MCS_MCS)                \
     X(cr_k_tkt_mcs_clh, CR_K_TKT_MCS_CLH)

@@ -63,6 +63,8 @@ class Context:
         here = os.path.dirname(os.path.abspath(__file__))
         self.bindir = os.environ.get("CLOF_BINDIR") or here
         self.pydir = PYDIR
+        import clof_common
+        clof_common.BINDIR = self.bindir  # where composition_parts() finds clof-lockname
 
     def helper(self, name):
         """path of a C helper program (clof-topology, clof-heatmap, ...)"""

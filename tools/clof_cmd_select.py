@@ -71,7 +71,7 @@ import clof_select_best as best
 import clof_select_program
 import clof_select_rw
 from clof_select_common import (  # noqa: F401 (also this module's names, as before)
-    DEFAULT_EMULATE, LOCK_ALIASES, MAX_COMPOSITION_LEVELS, Progress, choose_hierarchy,
+    DEFAULT_EMULATE, lock_aliases, MAX_COMPOSITION_LEVELS, Progress, choose_hierarchy,
     choose_levels,
     default_threads, demo_reason, die, hetero, exit_status, fmt_s, hierarchy_file, loadavg,
     hierarchy_flags, machine_info, out_dir,
@@ -174,9 +174,9 @@ def parse_locks(text):
     out = []
     for part in text.split(","):
         part = part.strip()
-        if part not in LOCK_ALIASES:
-            die("--locks: unknown basic lock '%s'; known: %s" % (part, " ".join(sorted(LOCK_ALIASES))))
-        a = LOCK_ALIASES[part]
+        if part not in lock_aliases():
+            die("--locks: unknown basic lock '%s'; known: %s" % (part, " ".join(sorted(lock_aliases()))))
+        a = lock_aliases()[part]
         if a not in out:
             out.append(a)
     return out
@@ -194,7 +194,7 @@ def compositions(abbrs, m):
     """every composition of abbrs over m levels, lowest level first"""
     import itertools
     if m == 1:
-        return [best.ABBR_TO_LOCK[a] for a in abbrs]
+        return [best.abbr_to_lock()[a] for a in abbrs]
     return ["-".join(c) for c in itertools.product(abbrs, repeat=m)]
 
 
@@ -214,7 +214,7 @@ def preload_name(lock):
         return "glibc"
     if lock.startswith("cr:"):
         return "cr:" + preload_name(lock[3:])
-    if "-" in lock and all(p in best.ABBR_TO_LOCK for p in lock.split("-")):
+    if "-" in lock and all(p in best.abbr_to_lock() for p in lock.split("-")):
         return "clof:" + lock
     return lock
 
@@ -446,7 +446,7 @@ def make_params(args, pl):
                       "emulated": bool(h.get("emulated")), "file": "hierarchy.topo",
                       "levels": pl.levels, "levels_available": [l["kind"] for l in h["levels"]],
                       "levels_dropped": pl.dropped, "note": pl.note},
-        "basic_locks": [best.ABBR_TO_LOCK[a] for a in pl.abbrs], "abbreviations": pl.abbrs,
+        "basic_locks": [best.abbr_to_lock()[a] for a in pl.abbrs], "abbreviations": pl.abbrs,
         "compositions": len(pl.cands), "baselines": pl.baselines, "cr_candidates": pl.cr_cands,
         "threads": pl.threads, "duration_s": args.duration, "runs": args.runs,
         "oversub": {"threads": pl.t_over, "cpus": pl.run_cpus, "added": pl.added_over},

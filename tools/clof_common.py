@@ -93,6 +93,40 @@ def lock_name(cmd, ctx, name):
     return r.stdout.strip()
 
 
+_PARTS = None
+BINDIR = None  # the programs' folder: clof.py's Context sets it
+
+
+def composition_parts():
+    """The parts of CLoF compositions, as the registry of basic locks declares
+    them (include/clof/lock/list.h, through `clof-lockname parts`):
+    ({abbr: basic lock}, {every name a user may write for a part: abbr}),
+    e.g. ({"tkt": "ticket", ...}, {"tkt": "tkt", "ticket": "tkt", ...})."""
+    global _PARTS
+    if _PARTS is None:
+        bindir = (BINDIR or os.environ.get("CLOF_BINDIR")
+                  or os.path.dirname(os.path.abspath(sys.argv[0])))
+        prog = os.path.join(bindir, "clof-lockname")
+        try:
+            r = subprocess.run([prog, "parts"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+        except OSError as e:
+            complain("clof", "%s: %s (build the project, or set CLOF_BINDIR)" % (prog, e.strerror))
+            sys.exit(2)
+        if r.returncode != 0:
+            complain("clof", "%s parts failed: %s" % (prog, r.stderr.strip()))
+            sys.exit(2)
+        locks, names = {}, {}
+        for line in r.stdout.splitlines():
+            words = line.split()
+            if len(words) >= 2:
+                locks[words[0]] = words[1]
+                for w in [words[0]] + words[1:]:
+                    names.setdefault(w, words[0])
+        _PARTS = (locks, names)
+    return _PARTS
+
+
 def check_file(cmd, flag, path):
     """path of option flag exists (a file): else exit 2 before any run starts"""
     if path is not None and not os.path.isfile(path):

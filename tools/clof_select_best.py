@@ -13,23 +13,28 @@ import os
 import subprocess
 import time
 
-# composition abbreviations (tools/gen_compositions.py) -> clof basic locks
-ABBR_TO_LOCK = {"tkt": "ticket", "mcs": "mcs", "clh": "clh", "hem": "hemlock_ctr",
-                "hemnc": "hemlock", "ptl": "ptl", "tas": "tas", "ttas": "ttas", "bo": "bo"}
-LOCK_TO_ABBR = {v: k for k, v in ABBR_TO_LOCK.items()}
+import clof_common
+
+
+
+def abbr_to_lock():
+    """composition abbreviations -> clof basic locks: {"tkt": "ticket", ...}
+    (the registry of basic locks, through clof-lockname)"""
+    return clof_common.composition_parts()[0]
 
 
 def basic_locks_of(name):
     """'tkt-mcs-clh' -> ['ticket', 'mcs', 'clh'] (lowest level first); a basic
     lock's own name -> [name]"""
-    if name in LOCK_TO_ABBR:
+    parts_of = abbr_to_lock()
+    if name in parts_of.values():
         return [name]
     parts = name.split("-")
     for p in parts:
-        if p not in ABBR_TO_LOCK:
+        if p not in parts_of:
             raise ValueError("'%s' is not a composition name (parts: %s)"
-                             % (name, " ".join(sorted(ABBR_TO_LOCK))))
-    return [ABBR_TO_LOCK[p] for p in parts]
+                             % (name, " ".join(sorted(parts_of))))
+    return [parts_of[p] for p in parts]
 
 
 def c_string(text):

@@ -21,10 +21,13 @@ CMD = "select"
 die = functools.partial(clof_common.die, CMD)  # die(msg[, code]): `clof select: msg`, exit 2
 DEFAULT_EMULATE = "numa:2,cache:2,core:2"
 MAX_COMPOSITION_LEVELS = 4   # clof-bench's registry (gen_compositions.py --max-levels)
-# names users may write for the basic locks of compositions
-LOCK_ALIASES = {"tkt": "tkt", "ticket": "tkt", "mcs": "mcs", "clh": "clh", "hem": "hem",
-                "hemlock": "hem", "hemlock_ctr": "hem", "hemctr": "hem",
-                "hemnc": "hemnc", "ptl": "ptl", "tas": "tas", "ttas": "ttas", "bo": "bo"}
+
+
+def lock_aliases():
+    """names users may write for the basic locks of compositions -> the part's
+    abbreviation: {"tkt": "tkt", "ticket": "tkt", ...} (the registry of basic
+    locks, through clof-lockname)"""
+    return clof_common.composition_parts()[1]
 
 
 def sim_model_error_text():

@@ -93,7 +93,7 @@ def candidates(profile, nthreads, cpus, h, abbrs, rw_names):
     multi = len(h["levels"]) > 1
     out = [("glibc", {})]
     if mutex:
-        basic = [best.ABBR_TO_LOCK[a] for a in abbrs]
+        basic = [best.abbr_to_lock()[a] for a in abbrs]
         mx = basic + (["hmcs", "cna"] if multi else [])
         if nthreads > cpus:
             mx += ["cr:" + x for x in mx]
@@ -136,11 +136,11 @@ def main(args, ctx):
     abbrs = []
     for part in args.locks.split(","):
         part = part.strip()
-        if part not in sc.LOCK_ALIASES:
+        if part not in sc.lock_aliases():
             die("--locks: unknown basic lock '%s'; known: %s"
-                % (part, " ".join(sorted(sc.LOCK_ALIASES))))
-        if sc.LOCK_ALIASES[part] not in abbrs:
-            abbrs.append(sc.LOCK_ALIASES[part])
+                % (part, " ".join(sorted(sc.lock_aliases()))))
+        if sc.lock_aliases()[part] not in abbrs:
+            abbrs.append(sc.lock_aliases()[part])
     lib = clof_common.find_preload_lib(CMD, ctx, None)
     h, _ = sc.choose_hierarchy(ctx, args)
     cpus = len(os.sched_getaffinity(0))

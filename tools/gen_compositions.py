@@ -10,13 +10,30 @@ level, CLH at the system level).  `hem` is Hemlock with the x86 CTR
 optimisation where available (the paper's hem on x86; clof's hemlock_ctr
 falls back to plain Hemlock on other architectures).
 
-usage: gen_compositions.py OUT.h [--locks tkt,mcs,clh,hem] [--max-levels 4]
+usage: gen_compositions.py OUT.h --parts tkt=ticket,mcs=mcs,... [--locks tkt,mcs,clh,hem]
+                           [--max-levels 4]
+
+--parts: each part's abbreviation and the basic lock it stands for, as the
+registry of basic locks declares them (include/clof/lock/list.h; the build
+passes cmake/LockRegistry.cmake's CLOF_BASIC_PARTS).  Without it, the rows
+are read from that file.
 """
 import argparse
 import itertools
+import os
+import re
 
-BASIC = {"tkt": "ticket", "mcs": "mcs", "clh": "clh", "hem": "hemlock_ctr",
-         "hemnc": "hemlock", "ptl": "ptl", "tas": "tas", "ttas": "ttas", "bo": "bo"}
+REGISTRY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "include", "clof",
+                        "lock", "list.h")
+
+
+def registry_parts(path=REGISTRY):
+    """{abbr: lock id} from the rows R(X, id, ID, fit, "abbr", ...) of list.h"""
+    with open(path) as f:
+        rows = re.findall(r'^\s*R\(X, (\w+), \w+, \w+, "(\w+)"', f.read(), re.M)
+    if not rows:
+        raise SystemExit("%s: no rows R(X, id, ID, fit, \"abbr\", ...) found" % path)
+    return {abbr: lock for lock, abbr in rows}
 
 
 def main():
@@ -24,7 +41,12 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--locks", default="tkt,mcs,clh,hem")
     ap.add_argument("--max-levels", type=int, default=4)
+    ap.add_argument("--parts", help="abbr=lock,... (the registry's rows; default: read list.h)")
     a = ap.parse_args()
+    if a.parts:
+        BASIC = dict(p.split("=", 1) for p in a.parts.split(",") if p)
+    else:
+        BASIC = registry_parts()
     abbrs = a.locks.split(",")
     for x in abbrs:
         if x not in BASIC:

@@ -491,14 +491,18 @@ static bool lock_is_rw(const char *canon)
     return e != NULL && !strcmp(e->family, "rw");
 }
 
-/* the basic lock (and client name) a composition's part stands for */
+/* the basic lock (and client name) a composition's part stands for: the
+ * first of the part's aliases (lockname.c builds them from the registry of
+ * basic locks, the lock's own name first) */
 static const char *part_lock(const char *abbr)
 {
-    static const char *const map[][2] = {
-        {"tkt", "ticket"}, {"hem", "hemlock_ctr"}, {"hemnc", "hemlock"}};
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (!strcmp(abbr, map[i][0]))
-            return map[i][1];
+    static char lock[64][32]; /* one per part of the table: the result stays */
+    for (size_t i = 0; i < clof_nlockparts && i < 64; i++)
+        if (!strcmp(abbr, clof_lockparts[i].name)) {
+            size_t n = strcspn(clof_lockparts[i].aliases, " ");
+            snprintf(lock[i], sizeof lock[i], "%.*s", (int)n, clof_lockparts[i].aliases);
+            return lock[i];
+        }
     return abbr;
 }
 

@@ -9,6 +9,12 @@
  *                                            a name outside the grammar
  *   clof-lockname suggest NAME               the closest names, one line
  *   clof-lockname list [--family F]          the names, grouped, one a line
+ *   clof-lockname names [--family F]         the canonical names only, one a
+ *                                            line (for scripts: the basic
+ *                                            locks in their registry's order)
+ *   clof-lockname parts                      "<abbr> <lock> [<alias>...]" for
+ *                                            every part of compositions, one
+ *                                            a line (<lock> is an alias too)
  *
  * Exit codes: 0 success, 2 bad usage or an unknown name.
  */
@@ -21,21 +27,47 @@ static int usage(FILE *f, int rc)
 {
     fputs("usage: clof-lockname canon [--tool T] NAME...\n"
           "       clof-lockname suggest NAME\n"
-          "       clof-lockname list [--family F]\n",
+          "       clof-lockname list [--family F]\n"
+          "       clof-lockname names [--family F]\n"
+          "       clof-lockname parts\n",
           f);
     return rc;
 }
 
+/* e's aliases, less its own name and (for a part) the other parts' names:
+ * " (also: a b)" or "" */
+static const char *also(const clof_lockname_t *e, bool part, char *out, size_t size)
+{
+    size_t o = 0;
+    out[0] = 0;
+    for (const char *p = e->aliases; *p;) {
+        size_t n = strcspn(p, " ");
+        bool skip = n == 0 || (strlen(e->name) == n && !strncmp(e->name, p, n));
+        for (size_t i = 0; part && !skip && i < clof_nlockparts; i++)
+            skip = strlen(clof_lockparts[i].name) == n && !strncmp(clof_lockparts[i].name, p, n);
+        for (size_t i = 0; !part && !skip && i < clof_nlocknames; i++)
+            skip = strlen(clof_locknames[i].name) == n && !strncmp(clof_locknames[i].name, p, n);
+        if (!skip && o + n + 12 < size)
+            o += (size_t)snprintf(out + o, size - o, "%s%.*s", o ? " " : " (also: ", (int)n, p);
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+    if (o)
+        snprintf(out + o, size - o, ")");
+    return out;
+}
+
 static void list_family(const clof_lockfamily_t *f)
 {
+    char a[128];
     printf("%s: %s\n", f->name, f->about);
     if (strcmp(f->name, "composition") == 0) {
         printf("  %-22s %s\n", "<part>-<part>...",
                "2 to 4 parts, lowest level first; clof:<part>-... is the same");
         for (size_t i = 0; i < clof_nlockparts; i++)
-            printf("  part %-17s %s%s%s%s\n", clof_lockparts[i].name, clof_lockparts[i].about,
-                   *clof_lockparts[i].aliases ? " (also: " : "", clof_lockparts[i].aliases,
-                   *clof_lockparts[i].aliases ? ")" : "");
+            printf("  part %-17s %s%s\n", clof_lockparts[i].name, clof_lockparts[i].about,
+                   also(&clof_lockparts[i], true, a, sizeof a));
         printf("  %-22s %s\n", "e.g. tkt-mcs", "ticket lock at the lowest level, MCS at the system level");
         return;
     }
@@ -48,11 +80,35 @@ static void list_family(const clof_lockfamily_t *f)
     }
     for (size_t i = 0; i < clof_nlocknames; i++) {
         const clof_lockname_t *e = &clof_locknames[i];
-        if (strcmp(e->family, f->name) != 0)
-            continue;
-        printf("  %-22s %s%s%s%s\n", e->name, e->about, *e->aliases ? " (also: " : "", e->aliases,
-               *e->aliases ? ")" : "");
+        if (strcmp(e->family, f->name) == 0)
+            printf("  %-22s %s%s\n", e->name, e->about, also(e, false, a, sizeof a));
     }
+}
+
+/* names --family F: F's names, one a line; parts: "<abbr> <lock>" a line */
+static int names(const char *fam)
+{
+    for (size_t i = 0; i < clof_nlocknames; i++)
+        if (fam == NULL || strcmp(clof_locknames[i].family, fam) == 0)
+            puts(clof_locknames[i].name);
+    return 0;
+}
+
+static int parts(void)
+{
+    char a[128];
+    for (size_t i = 0; i < clof_nlockparts; i++) {
+        const clof_lockname_t *e = &clof_lockparts[i];
+        int n = (int)strcspn(e->aliases, " ");
+        /* "<abbr> <lock>[ <alias>...]": also()'s list without its frame */
+        also(e, true, a, sizeof a);
+        const char *more = strchr(a, ':');
+        char *end = strrchr(a, ')');
+        if (end)
+            *end = 0;
+        printf("%s %.*s%s\n", e->name, n, e->aliases, more ? more + 1 : "");
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -83,6 +139,10 @@ int main(int argc, char **argv)
         }
         return 0;
     }
+    if (!strcmp(cmd, "names") && (argc == 2 || (argc == 4 && !strcmp(argv[2], "--family"))))
+        return names(argc == 4 ? argv[3] : NULL);
+    if (!strcmp(cmd, "parts") && argc == 2)
+        return parts();
     if (!strcmp(cmd, "suggest") && argc == 3) {
         char near[4 * CLOF_LOCKNAME_MAX];
         clof_lockname_suggest(argv[2], (clof_lockset_t){0}, 3, near, sizeof near);

@@ -8,6 +8,8 @@
  */
 #include "lockname.h"
 
+#include <clof/lock/list.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -21,16 +23,15 @@ const clof_lockfamily_t clof_lockfamilies[] = {
 };
 const size_t clof_nlockfamilies = sizeof clof_lockfamilies / sizeof clof_lockfamilies[0];
 
+/* a basic lock's row of the registry (clof/lock/list.h) as a name and as a
+ * part of compositions: the part answers to its abbreviation, the lock's
+ * name and the lock's aliases */
+#define BASIC_NAME_(X, id, ID, fit, part, aliases, about, paper) {#id, "basic", aliases, about},
+#define BASIC_PART_(X, id, ID, fit, part, aliases, about, paper)                \
+    {part, "composition", #id " " aliases, about},
+
 const clof_lockname_t clof_locknames[] = {
-    {"tas", "basic", "", "test-and-set spinlock"},
-    {"ttas", "basic", "", "test-and-test-and-set spinlock"},
-    {"bo", "basic", "", "test-and-set with exponential backoff"},
-    {"ticket", "basic", "tkt", "ticket lock: FIFO, one counter pair"},
-    {"ptl", "basic", "", "partitioned ticket lock"},
-    {"mcs", "basic", "", "MCS queue lock: FIFO, each waiter spins on its own node"},
-    {"clh", "basic", "", "CLH queue lock: FIFO, each waiter spins on its predecessor's node"},
-    {"hemlock", "basic", "hem", "Hemlock: FIFO, one word per thread"},
-    {"hemlock_ctr", "basic", "hemctr", "Hemlock with the CTR optimisation (x86)"},
+    CLOF_LOCK_REGISTRY(BASIC_NAME_, ~)
     {"pthread", "peer", "glibc none", "glibc's pthread mutex (no replacement)"},
     {"ck-mcs", "peer", "", "Concurrency Kit's MCS lock"},
     {"ck-clh", "peer", "", "Concurrency Kit's CLH lock"},
@@ -57,15 +58,7 @@ const size_t clof_nlocknames = sizeof clof_locknames / sizeof clof_locknames[0];
 
 /* the parts of a composition (tools/gen_compositions.py builds them) */
 const clof_lockname_t clof_lockparts[] = {
-    {"tkt", "composition", "ticket", "ticket lock"},
-    {"mcs", "composition", "", "MCS lock"},
-    {"clh", "composition", "", "CLH lock"},
-    {"hem", "composition", "hemlock_ctr hemctr hemlock", "Hemlock (with CTR on x86)"},
-    {"hemnc", "composition", "", "Hemlock without CTR"},
-    {"ptl", "composition", "", "partitioned ticket lock"},
-    {"tas", "composition", "", "test-and-set"},
-    {"ttas", "composition", "", "test-and-test-and-set"},
-    {"bo", "composition", "", "backoff"},
+    CLOF_LOCK_REGISTRY(BASIC_PART_, ~)
 };
 const size_t clof_nlockparts = sizeof clof_lockparts / sizeof clof_lockparts[0];
 
@@ -107,8 +100,15 @@ static bool names_match(const clof_lockname_t *e, const char *w, size_t n)
     return false;
 }
 
+/* the entry of t named w[0..n), else the first that has it as an alias (a
+ * name wins: the part hem is Hemlock with CTR, though hemlock's own row
+ * lists hem as an alias; the plain name hemlock is Hemlock, though
+ * hemlock_ctr's row lists hemlock, which makes the part hemlock hem) */
 static const clof_lockname_t *find(const clof_lockname_t *t, size_t nt, const char *w, size_t n)
 {
+    for (size_t i = 0; i < nt; i++)
+        if (strlen(t[i].name) == n && word_eq(t[i].name, w, n))
+            return &t[i];
     for (size_t i = 0; i < nt; i++)
         if (names_match(&t[i], w, n))
             return &t[i];

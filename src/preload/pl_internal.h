@@ -339,9 +339,9 @@ static inline pl_cr_block_t *pl_cr_block(pl_mutex_t *m)
 #define PL_CR_NUMBER_(l) ((uint32_t)(PL_CR_MUTEX_(l)->crnum = PL_CR_MUTEX_(l)->crnum + 1u))
 _Static_assert(CLOF_CR_ADMIT_EVERY <= (1u << (32 - PL_COUNT_BITS)),
                "the mutex keeps the release number modulo 256 (CLOF_CR_ADMIT_EVERY)");
-/* cr: over an inner lock of 8 bytes or less: the inner lock in the mutex,
- * the state in a block (pl_crblock_<id> = 1) */
-#define PL_CR_SPLIT_(id, _)                                                    \
+/* cr: over an inner lock of 8 bytes or less (its row says WORD): the inner
+ * lock in the mutex, the state in a block (pl_crblock_<id> = 1) */
+#define PL_CR_WORD_(id, _)                                                    \
     typedef struct {                                                           \
         clof_##id##_t base;                                                    \
     } clof_cr_##id##_t;                                                        \
@@ -356,24 +356,16 @@ _Static_assert(CLOF_CR_ADMIT_EVERY <= (1u << (32 - PL_COUNT_BITS)),
         pl_destroy_##id(&l->base);                                             \
         pl_cr_block_free(PL_CR_MUTEX_(l));                                     \
     }
-/* cr: over a larger inner lock (ptl): the state beside it, both in
- * the lock block (pl_crblock_<id> = 0) */
-#define PL_CR_BESIDE_(id, _)                                                   \
+/* cr: over a larger inner lock (its row says BLOCK: ptl): the state beside
+ * it, both in the lock block (pl_crblock_<id> = 0) */
+#define PL_CR_BLOCK_(id, _)                                                   \
     CLOF_CR_LOCK(cr_##id, id)                                                  \
     enum { pl_crblock_cr_##id = 0 };                                           \
     static inline void pl_destroy_cr_##id(clof_cr_##id##_t *l) { pl_destroy_##id(&l->base); }
-/* one line per basic lock (a lock added to CLOF_BASIC_LOCKS without one
- * here leaves clof_cr_<lock>_t undefined: the build says so) */
-PL_CR_SPLIT_(tas, TAS)
-PL_CR_SPLIT_(ttas, TTAS)
-PL_CR_SPLIT_(bo, BO)
-PL_CR_SPLIT_(ticket, TICKET)
-PL_CR_BESIDE_(ptl, PTL)
-PL_CR_SPLIT_(mcs, MCS)
-PL_CR_SPLIT_(clh, CLH)
-PL_CR_SPLIT_(hemlock, HEMLOCK)
-PL_CR_SPLIT_(hemlock_ctr, HEMLOCK_CTR)
-PL_NUMA_LOCKS(PL_CR_SPLIT_)
+/* every basic lock by its registry row's fit (clof/lock/list.h) */
+#define PL_CR_OF_ROW_(X, id, ID, fit, ...) PL_CR_##fit##_(id, ID)
+CLOF_LOCK_REGISTRY(PL_CR_OF_ROW_, ~)
+PL_NUMA_LOCKS(PL_CR_WORD_)
 
 /* Locks withdrawn from the library: built and tested, but not offered to
  * programs.  CLOF_LOCK naming one of them (or asl: over it) says so in one

@@ -45,16 +45,13 @@
  * the fast path a stack frame (CLH: an unmarked tail, the first
  * acquisition; with CLH's tryacquire the path pushed three registers, and
  * it acquired directly instead, docs/preload.md). */
-#define PL_TRY_QUICK(name) PL_TRY_QUICK_##name
-#define PL_TRY_QUICK_tas clof_tas_tryacquire
-#define PL_TRY_QUICK_ttas clof_ttas_tryacquire
-#define PL_TRY_QUICK_bo clof_bo_tryacquire
-#define PL_TRY_QUICK_ticket clof_ticket_tryacquire
-#define PL_TRY_QUICK_ptl clof_ptl_tryacquire
-#define PL_TRY_QUICK_mcs clof_mcs_tryacquire
-#define PL_TRY_QUICK_clh clof_clh_tryacquire_quick_
-#define PL_TRY_QUICK_hemlock clof_hemlock_tryacquire
-#define PL_TRY_QUICK_hemlock_ctr clof_hemlock_ctr_tryacquire
+#define PL_TRY_QUICK(name) PL_SECOND_(PL_TRY_QUICK_##name, clof_##name##_tryacquire, ~)
+/* a lock whose quick try is not its tryacquire says so here, as
+ * "~, function": PL_SECOND_ then picks it; for every other lock the name
+ * PL_TRY_QUICK_<lock> stays one word and PL_SECOND_ picks the tryacquire */
+#define PL_TRY_QUICK_clh ~, clof_clh_tryacquire_quick_
+#define PL_SECOND_(...) PL_SECOND_OF_(__VA_ARGS__)
+#define PL_SECOND_OF_(a, b, ...) b
 
 /* Timed waiters sleep at most this long between attempts: the wake-up after
  * a release is not ordered against a timed waiter's registration (that

@@ -24,7 +24,10 @@ import time
 
 CLOF = sys.argv[1]
 failures = []
-PART_LOCK = {"tkt": "ticket", "hem": "hemlock_ctr", "hemnc": "hemlock"}
+# each composition part's basic lock, as the registry declares it
+PART_LOCK = dict(line.split()[:2] for line in subprocess.run(
+    [CLOF.rsplit("/", 1)[0] + "/clof-lockname", "parts"], stdout=subprocess.PIPE, text=True,
+    check=True).stdout.splitlines())
 
 
 def check(ok, what):

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * clof/lock/list.h -- the basic locks as an X-macro list, so that programs
- * that handle "every basic lock" (clof-bench, the tests, the composition
- * registry) never spell the list twice:
+ * clof/lock/list.h -- the registry of basic locks: each lock's header and its
+ * row, from which every list of basic locks is derived (clof-bench, the
+ * tests, the preload library, the lock names, the composition registry):
  *
  *   #define X(name, NAME) ...clof_##name##_acquire...
  *   CLOF_BASIC_LOCKS(X)
@@ -23,17 +23,57 @@
 #include <clof/lock/hemlock.h>
 #include <clof/lock/hemlock_ctr.h>
 
-/** X(name, NAME) for every basic lock: X(tas, TAS) ... X(hemlock_ctr,
- *  HEMLOCK_CTR), so that code for "every basic lock" spells the list once. */
-#define CLOF_BASIC_LOCKS(X)                                                    \
-    X(tas, TAS)                                                                \
-    X(ttas, TTAS)                                                              \
-    X(bo, BO)                                                                  \
-    X(ticket, TICKET)                                                          \
-    X(ptl, PTL)                                                                \
-    X(mcs, MCS)                                                                \
-    X(clh, CLH)                                                                \
-    X(hemlock, HEMLOCK)                                                        \
-    X(hemlock_ctr, HEMLOCK_CTR)
+/* ---- the registry of basic locks -------------------------------------------
+ * One row per lock, and the lock's header included above: everything else
+ * that handles "every basic lock" is derived from these rows -- the
+ * lock-name grammar (src/lockname), the preload library's table, the bench
+ * adapters, the model-checking clients, the test lists of CMake (read from
+ * this file by cmake/LockRegistry.cmake) and, through clof-lockname, the
+ * Python tools.  docs/adding-a-lock.md walks through adding one.
+ *
+ *   R(X, id, ID, fit, part, aliases, about, paper)
+ *
+ *   id, ID   the C names: clof_<id>_t, CLOF_<ID>_INITIALIZER, CLOF_<ID>_FAIR ...
+ *            (the properties stay in the header, beside the code they describe)
+ *   fit      WORD: the lock is at most 8 bytes, so the preload library keeps
+ *            it in the pthread_mutex_t itself; BLOCK: it is larger and lives
+ *            in a lock block (a _Static_assert checks WORD)
+ *   part     its abbreviation as a level of a CLoF composition (tkt-mcs)
+ *   aliases  other names it answers to, space-separated ("" for none)
+ *   about    one line for `clof locks`
+ *   paper    where the algorithm comes from
+ *
+ * R is the row macro a consumer wants; X travels along for the ones that
+ * forward to a two-argument X(id, ID) (CLOF_BASIC_LOCKS). */
+#define CLOF_LOCK_REGISTRY(R, X)                                               \
+    R(X, tas, TAS, WORD, "tas", "", "test-and-set spinlock",                   \
+      "CLoF (SOSP'21) 2.1")                                                    \
+    R(X, ttas, TTAS, WORD, "ttas", "", "test-and-test-and-set spinlock",       \
+      "CLoF (SOSP'21) 2.1; cohort locks (TOPC'15) 2")                          \
+    R(X, bo, BO, WORD, "bo", "", "test-and-set with exponential backoff",      \
+      "cohort locks (TOPC'15) 3; Anderson 1990")                               \
+    R(X, ticket, TICKET, WORD, "tkt", "tkt", "ticket lock: FIFO, one counter pair", \
+      "CLoF (SOSP'21) 2.1; Mellor-Crummey and Scott 1991")                     \
+    R(X, ptl, PTL, BLOCK, "ptl", "", "partitioned ticket lock",                \
+      "cohort locks (TOPC'15) 3.2; Dice 2011")                                 \
+    R(X, mcs, MCS, WORD, "mcs", "",                                            \
+      "MCS queue lock: FIFO, each waiter spins on its own node",               \
+      "CLoF (SOSP'21) 2.1; Mellor-Crummey and Scott 1991")                     \
+    R(X, clh, CLH, WORD, "clh", "",                                            \
+      "CLH queue lock: FIFO, each waiter spins on its predecessor's node",     \
+      "CLoF (SOSP'21) 2.1; Craig 1993; Magnusson, Landin, Hagersten 1994")     \
+    R(X, hemlock_ctr, HEMLOCK_CTR, WORD, "hem", "hemctr hemlock",              \
+      "Hemlock with the CTR optimisation (x86)",                               \
+      "CLoF (SOSP'21) 2.1; Dice and Kogan 2021")                            \
+    R(X, hemlock, HEMLOCK, WORD, "hemnc", "hem", "Hemlock: FIFO, one word per thread", \
+      "CLoF (SOSP'21) 2.1, 4; Dice and Kogan 2021")
+
+/** X(name, NAME) for every basic lock of the registry: X(tas, TAS) ...
+ *  X(hemlock_ctr, HEMLOCK_CTR), so that code for "every basic lock" spells
+ *  the list once. */
+#define CLOF_BASIC_LOCKS(X) CLOF_LOCK_REGISTRY(CLOF_LOCK_ROW_ID_, X)
+/** \cond */
+#define CLOF_LOCK_ROW_ID_(X, id, ID, ...) X(id, ID)
+/** \endcond */
 
 #endif /* CLOF_LOCK_LIST_H */
