@@ -33,7 +33,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
-iters=100000; locks="tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr"; kind=static; out=""; emulate=""
+iters=100000; locks=""; kind=static; out=""; emulate=""
 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -87,6 +87,7 @@ echo
 echo "| lock | instr/pair | glibc instr/pair | ratio | goal <= 1.2 |"
 echo "|---|---:|---:|---:|---|"
 echo "glibc,$g0,$gn,$iters,$gp,$gp,1.00,$kind,,\"$cc\",$(valgrind --version),$glibc,\"$machine\"" >>"$out"
+[ -n "$locks" ] || locks="$("$bin/clof-lockname" names --family basic | tr '\n' ' ')"  # the registry's
 for l in $locks; do
   a="$(ir "$l" 0)"; b="$(ir "$l" "$iters")"; p="$(per_pair "$a" "$b")"
   r="$(awk -v x="$p" -v y="$gp" 'BEGIN{printf "%.3f", x/y}')"

@@ -39,7 +39,7 @@ done
 [ -x "$bin/pl_leak" ] || { echo "leaks.sh: $bin/pl_leak not built (cmake --build build --target pl_leak)" >&2; exit 2; }
 [ -f "$lib" ] || { echo "leaks.sh: no preload library at $lib" >&2; exit 2; }
 if [ -z "$locks" ]; then
-  base="tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo a-c-bo-clh"
+  base="$("$bin/clof-lockname" names --family basic | tr '\n' ' ')hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo a-c-bo-clh"
   comps=""
   for a in tkt mcs clh hem; do for b in tkt mcs clh hem; do
     comps="$comps clof:$a-$b"

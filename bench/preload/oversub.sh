@@ -35,7 +35,7 @@ cmdline="$0"; for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
 threads="2 4 8 16"; repeats=5; duration=1; cs=2; noncs=100; seed=1; out=""; libb=""
 driver=pl_mutexbench; iters=100000; rate=""
-locks="tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr"
+locks=""  # default: the basic locks of the registry (clof-lockname names)
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin="$2"; shift 2 ;;
@@ -68,6 +68,7 @@ if [ -n "$libb" ]; then
   [ -f "$libb" ] || { echo "oversub.sh: $libb not found (build first)" >&2; exit 2; }
   libb="$(cd "$(dirname "$libb")" && pwd)/$(basename "$libb")"
 fi
+[ -n "$locks" ] || locks="$("$bin/clof-lockname" names --family basic | tr '\n' ' ')"
 case " $locks " in
   *@b\ *) [ -n "$libb" ] || { echo "oversub.sh: a lock NAME@b needs --lib-b FILE" >&2; exit 2; } ;;
 esac

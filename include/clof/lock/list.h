@@ -45,6 +45,8 @@
  *
  * R is the row macro a consumer wants; X travels along for the ones that
  * forward to a two-argument X(id, ID) (CLOF_BASIC_LOCKS). */
+/** The registry of basic locks: R(X, id, ID, fit, part, aliases, about,
+ *  paper) for every basic lock (docs/adding-a-lock.md). */
 #define CLOF_LOCK_REGISTRY(R, X)                                               \
     R(X, tas, TAS, WORD, "tas", "", "test-and-set spinlock",                   \
       "CLoF (SOSP'21) 2.1")                                                    \
@@ -72,8 +74,7 @@
  *  X(hemlock_ctr, HEMLOCK_CTR), so that code for "every basic lock" spells
  *  the list once. */
 #define CLOF_BASIC_LOCKS(X) CLOF_LOCK_REGISTRY(CLOF_LOCK_ROW_ID_, X)
-/** \cond */
+/** A row of the registry as X(id, ID): CLOF_BASIC_LOCKS's row macro. */
 #define CLOF_LOCK_ROW_ID_(X, id, ID, ...) X(id, ID)
-/** \endcond */
 
 #endif /* CLOF_LOCK_LIST_H */
