@@ -51,7 +51,6 @@ set(CLOF_BENCH_GEN ${CMAKE_CURRENT_BINARY_DIR}/generated)
 add_custom_command(OUTPUT ${CLOF_BENCH_GEN}/bench_compositions.h
   COMMAND ${CMAKE_COMMAND} -E make_directory ${CLOF_BENCH_GEN}
   COMMAND python3 ${CMAKE_SOURCE_DIR}/tools/gen_compositions.py ${CLOF_BENCH_GEN}/bench_compositions.h
-          --parts "${CLOF_BASIC_PARTS_CSV}"
   DEPENDS ${CMAKE_SOURCE_DIR}/tools/gen_compositions.py ${CMAKE_SOURCE_DIR}/include/clof/lock/list.h
   COMMENT "Generating the CLoF compositions of clof-bench")
 add_custom_target(clof_bench_compositions DEPENDS ${CLOF_BENCH_GEN}/bench_compositions.h)

@@ -4,9 +4,9 @@
 # rows, so a lock added there (its header and one row) is built, tested and
 # model-checked without touching a CMakeLists.txt.
 #
-#   CLOF_BASIC_LOCKS  the locks' ids in the registry's order: tas ttas ... hemlock_ctr
-#   CLOF_BASIC_PARTS  abbr=id for each, the parts of CLoF compositions: tkt=ticket ...
-#                     (CLOF_BASIC_PARTS_CSV: the same, comma-separated)
+#   CLOF_BASIC_LOCKS  the locks' ids in the registry's order: tas ttas ...
+#
+# (tools/gen_compositions.py reads the rows' composition parts itself.)
 #
 # CMake runs again when list.h changes (CMAKE_CONFIGURE_DEPENDS).
 set(_clof_registry ${CMAKE_CURRENT_LIST_DIR}/../include/clof/lock/list.h)
@@ -16,16 +16,13 @@ file(READ ${_clof_registry} _clof_text)
 # backslashes, which escape CMake's list separator)
 string(REGEX MATCHALL "R\\(X, [^,]*, [^,]*, [^,]*, \"[^\"]*\"" _clof_rows "${_clof_text}")
 set(CLOF_BASIC_LOCKS)
-set(CLOF_BASIC_PARTS)
 foreach(_row IN LISTS _clof_rows)
   if(NOT _row MATCHES "^R\\(X, ([a-z0-9_]+), ([A-Z0-9_]+), (WORD|BLOCK), \"([a-z0-9]+)\"$")
     message(FATAL_ERROR "${_clof_registry}: a row of CLOF_LOCK_REGISTRY that does not read "
             "R(X, id, ID, WORD|BLOCK, \"part\", ...): ${_row}")
   endif()
   list(APPEND CLOF_BASIC_LOCKS ${CMAKE_MATCH_1})
-  list(APPEND CLOF_BASIC_PARTS "${CMAKE_MATCH_4}=${CMAKE_MATCH_1}")
 endforeach()
-string(REPLACE ";" "," CLOF_BASIC_PARTS_CSV "${CLOF_BASIC_PARTS}")  # for a command line
 list(LENGTH CLOF_BASIC_LOCKS _n)
 if(_n EQUAL 0)
   message(FATAL_ERROR "${_clof_registry}: no rows of CLOF_LOCK_REGISTRY found")

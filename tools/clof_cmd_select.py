@@ -71,11 +71,11 @@ import clof_select_best as best
 import clof_select_program
 import clof_select_rw
 from clof_select_common import (  # noqa: F401 (also this module's names, as before)
-    DEFAULT_EMULATE, lock_aliases, MAX_COMPOSITION_LEVELS, Progress, choose_hierarchy,
+    DEFAULT_EMULATE, MAX_COMPOSITION_LEVELS, Progress, choose_hierarchy,
     choose_levels,
     default_threads, demo_reason, die, hetero, exit_status, fmt_s, hierarchy_file, loadavg,
     hierarchy_flags, machine_info, out_dir,
-    oversub_threads, parse_threads, preflight, run_bench, run_rounds, sim_model_error_text,
+    oversub_threads, parse_part_list, parse_threads, preflight, run_bench, run_rounds, sim_model_error_text,
     write_json, write_ranking)
 
 DEFAULT_LOCKS = "tkt,mcs,clh,hem"
@@ -169,18 +169,6 @@ def add_arguments(p):
 
 
 # ---- arguments ------------------------------------------------------------------
-
-def parse_locks(text):
-    out = []
-    for part in text.split(","):
-        part = part.strip()
-        if part not in lock_aliases():
-            die("--locks: unknown basic lock '%s'; known: %s" % (part, " ".join(sorted(lock_aliases()))))
-        a = lock_aliases()[part]
-        if a not in out:
-            out.append(a)
-    return out
-
 
 def bench_list(ctx):
     r = subprocess.run([ctx.helper("clof-bench"), "--list"], stdout=subprocess.PIPE,
@@ -320,7 +308,7 @@ def check_args(args):
 def plan(ctx, args):
     """what the selection measures: the hierarchy and its levels, the thread
     counts, the candidates and the baselines (a namespace)"""
-    abbrs = parse_locks(args.locks)
+    abbrs = parse_part_list(args.locks)
     if args.simulate and (args.topology or args.emulate):
         die("--simulate takes its hierarchy from the profile: no --topology/--emulate with it")
     if args.simulate and args.workload != "bench":

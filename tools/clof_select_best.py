@@ -16,7 +16,6 @@ import time
 import clof_common
 
 
-
 def abbr_to_lock():
     """composition abbreviations -> clof basic locks: {"tkt": "ticket", ...}
     (the registry of basic locks, through clof-lockname)"""

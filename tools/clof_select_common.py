@@ -30,6 +30,20 @@ def lock_aliases():
     return clof_common.composition_parts()[1]
 
 
+def parse_part_list(text):
+    """--locks tkt,mcs,hemlock -> ["tkt", "mcs", "hem"]: each part once, in
+    order; an unknown name exits 2 with the known ones"""
+    aliases = lock_aliases()
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if part not in aliases:
+            die("--locks: unknown basic lock '%s'; known: %s" % (part, " ".join(sorted(aliases))))
+        if aliases[part] not in out:
+            out.append(aliases[part])
+    return out
+
+
 def sim_model_error_text():
     """how far the simulator's figures are from measured ones: the median
     |error| of the held-back points of sim/validate.py (written there by

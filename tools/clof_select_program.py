@@ -133,14 +133,7 @@ def main(args, ctx):
             "or --topology")
     metric = prof.compile_metric(args.metric) if args.metric else None
     lower = args.lower_is_better or metric is None
-    abbrs = []
-    for part in args.locks.split(","):
-        part = part.strip()
-        if part not in sc.lock_aliases():
-            die("--locks: unknown basic lock '%s'; known: %s"
-                % (part, " ".join(sorted(sc.lock_aliases()))))
-        if sc.lock_aliases()[part] not in abbrs:
-            abbrs.append(sc.lock_aliases()[part])
+    abbrs = sc.parse_part_list(args.locks)
     lib = clof_common.find_preload_lib(CMD, ctx, None)
     h, _ = sc.choose_hierarchy(ctx, args)
     cpus = len(os.sched_getaffinity(0))

@@ -10,13 +10,10 @@ level, CLH at the system level).  `hem` is Hemlock with the x86 CTR
 optimisation where available (the paper's hem on x86; clof's hemlock_ctr
 falls back to plain Hemlock on other architectures).
 
-usage: gen_compositions.py OUT.h --parts tkt=ticket,mcs=mcs,... [--locks tkt,mcs,clh,hem]
-                           [--max-levels 4]
+usage: gen_compositions.py OUT.h [--locks tkt,mcs,clh,hem] [--max-levels 4]
 
---parts: each part's abbreviation and the basic lock it stands for, as the
-registry of basic locks declares them (include/clof/lock/list.h; the build
-passes cmake/LockRegistry.cmake's CLOF_BASIC_PARTS).  Without it, the rows
-are read from that file.
+Each part's abbreviation and the basic lock it stands for are read from the
+registry of basic locks (include/clof/lock/list.h).
 """
 import argparse
 import itertools
@@ -41,12 +38,8 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--locks", default="tkt,mcs,clh,hem")
     ap.add_argument("--max-levels", type=int, default=4)
-    ap.add_argument("--parts", help="abbr=lock,... (the registry's rows; default: read list.h)")
     a = ap.parse_args()
-    if a.parts:
-        BASIC = dict(p.split("=", 1) for p in a.parts.split(",") if p)
-    else:
-        BASIC = registry_parts()
+    BASIC = registry_parts()
     abbrs = a.locks.split(",")
     for x in abbrs:
         if x not in BASIC:

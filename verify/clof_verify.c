@@ -491,18 +491,13 @@ static bool lock_is_rw(const char *canon)
     return e != NULL && !strcmp(e->family, "rw");
 }
 
-/* the basic lock (and client name) a composition's part stands for: the
- * first of the part's aliases (lockname.c builds them from the registry of
- * basic locks, the lock's own name first) */
+/* the basic lock (and client name) a composition's part stands for (the
+ * registry of basic locks, through lockname.c's parts) */
 static const char *part_lock(const char *abbr)
 {
-    static char lock[64][32]; /* one per part of the table: the result stays */
-    for (size_t i = 0; i < clof_nlockparts && i < 64; i++)
-        if (!strcmp(abbr, clof_lockparts[i].name)) {
-            size_t n = strcspn(clof_lockparts[i].aliases, " ");
-            snprintf(lock[i], sizeof lock[i], "%.*s", (int)n, clof_lockparts[i].aliases);
-            return lock[i];
-        }
+    for (size_t i = 0; i < clof_nlockparts; i++)
+        if (!strcmp(abbr, clof_lockparts[i].name))
+            return clof_lockparts[i].lock;
     return abbr;
 }
 

@@ -14,7 +14,7 @@
  *                                            locks in their registry's order)
  *   clof-lockname parts                      "<abbr> <lock> [<alias>...]" for
  *                                            every part of compositions, one
- *                                            a line (<lock> is an alias too)
+ *                                            a line
  *
  * Exit codes: 0 success, 2 bad usage or an unknown name.
  */
@@ -34,27 +34,52 @@ static int usage(FILE *f, int rc)
     return rc;
 }
 
-/* e's aliases, less its own name and (for a part) the other parts' names:
- * " (also: a b)" or "" */
-static const char *also(const clof_lockname_t *e, bool part, char *out, size_t size)
+static bool is_word(const char *name, const char *w, size_t n)
+{
+    return strlen(name) == n && !strncmp(name, w, n);
+}
+
+/* whether the alias w[0..n) of e is worth showing: not e's own name, nor
+ * the part's lock, nor a name of another entry of the same table (the part
+ * hemnc lists hem, which is another part) */
+static bool shown(const clof_lockname_t *e, bool part, const char *w, size_t n)
+{
+    if (n == 0 || is_word(e->name, w, n) || (e->lock && is_word(e->lock, w, n)))
+        return false;
+    const clof_lockname_t *t = part ? clof_lockparts : clof_locknames;
+    size_t nt = part ? clof_nlockparts : clof_nlocknames;
+    for (size_t i = 0; i < nt; i++)
+        if (is_word(t[i].name, w, n))
+            return false;
+    return true;
+}
+
+/* the aliases of e that shown() keeps, each after sep, into out */
+static const char *aliases_shown(const clof_lockname_t *e, bool part, const char *sep, char *out,
+                                 size_t size)
 {
     size_t o = 0;
     out[0] = 0;
     for (const char *p = e->aliases; *p;) {
         size_t n = strcspn(p, " ");
-        bool skip = n == 0 || (strlen(e->name) == n && !strncmp(e->name, p, n));
-        for (size_t i = 0; part && !skip && i < clof_nlockparts; i++)
-            skip = strlen(clof_lockparts[i].name) == n && !strncmp(clof_lockparts[i].name, p, n);
-        for (size_t i = 0; !part && !skip && i < clof_nlocknames; i++)
-            skip = strlen(clof_locknames[i].name) == n && !strncmp(clof_locknames[i].name, p, n);
-        if (!skip && o + n + 12 < size)
-            o += (size_t)snprintf(out + o, size - o, "%s%.*s", o ? " " : " (also: ", (int)n, p);
+        if (shown(e, part, p, n) && o + n + strlen(sep) < size)
+            o += (size_t)snprintf(out + o, size - o, "%s%.*s", sep, (int)n, p);
         p += n;
         while (*p == ' ')
             p++;
     }
-    if (o)
-        snprintf(out + o, size - o, ")");
+    return out;
+}
+
+/* " (also: a b)" or "" */
+static const char *also(const clof_lockname_t *e, bool part, char *out, size_t size)
+{
+    char a[96];
+    aliases_shown(e, part, " ", a, sizeof a);
+    if (*a)
+        snprintf(out, size, " (also:%s)", a);
+    else
+        out[0] = 0;
     return out;
 }
 
@@ -85,7 +110,7 @@ static void list_family(const clof_lockfamily_t *f)
     }
 }
 
-/* names --family F: F's names, one a line; parts: "<abbr> <lock>" a line */
+/* names --family F: F's names, one a line; parts: "<abbr> <lock> [<alias>...]" a line */
 static int names(const char *fam)
 {
     for (size_t i = 0; i < clof_nlocknames; i++)
@@ -99,14 +124,7 @@ static int parts(void)
     char a[128];
     for (size_t i = 0; i < clof_nlockparts; i++) {
         const clof_lockname_t *e = &clof_lockparts[i];
-        int n = (int)strcspn(e->aliases, " ");
-        /* "<abbr> <lock>[ <alias>...]": also()'s list without its frame */
-        also(e, true, a, sizeof a);
-        const char *more = strchr(a, ':');
-        char *end = strrchr(a, ')');
-        if (end)
-            *end = 0;
-        printf("%s %.*s%s\n", e->name, n, e->aliases, more ? more + 1 : "");
+        printf("%s %s%s\n", e->name, e->lock, aliases_shown(e, true, " ", a, sizeof a));
     }
     return 0;
 }

@@ -26,33 +26,34 @@ const size_t clof_nlockfamilies = sizeof clof_lockfamilies / sizeof clof_lockfam
 /* a basic lock's row of the registry (clof/lock/list.h) as a name and as a
  * part of compositions: the part answers to its abbreviation, the lock's
  * name and the lock's aliases */
-#define BASIC_NAME_(X, id, ID, fit, part, aliases, about, paper) {#id, "basic", aliases, about},
+#define BASIC_NAME_(X, id, ID, fit, part, aliases, about, paper)                \
+    {#id, "basic", aliases, about, NULL},
 #define BASIC_PART_(X, id, ID, fit, part, aliases, about, paper)                \
-    {part, "composition", #id " " aliases, about},
+    {part, "composition", #id " " aliases, about, #id},
 
 const clof_lockname_t clof_locknames[] = {
     CLOF_LOCK_REGISTRY(BASIC_NAME_, ~)
-    {"pthread", "peer", "glibc none", "glibc's pthread mutex (no replacement)"},
-    {"ck-mcs", "peer", "", "Concurrency Kit's MCS lock"},
-    {"ck-clh", "peer", "", "Concurrency Kit's CLH lock"},
-    {"ck-ticket", "peer", "", "Concurrency Kit's ticket lock"},
-    {"ck-fas", "peer", "", "Concurrency Kit's fetch-and-store spinlock"},
-    {"vsync-mcs", "peer", "", "libvsync's MCS lock (clof-bench, where the build found libvsync)"},
-    {"vsync-ticket", "peer", "", "libvsync's ticket lock (clof-bench, where the build found libvsync)"},
-    {"vsync-clh", "peer", "", "libvsync's CLH lock (clof-bench, where the build found libvsync)"},
-    {"vsync-hemlock", "peer", "", "libvsync's Hemlock (clof-bench, where the build found libvsync)"},
-    {"vsync-ttas", "peer", "", "libvsync's TTAS lock (clof-bench, where the build found libvsync)"},
-    {"vsync-cna", "peer", "", "libvsync's CNA lock, its NUMA node from clof's topology (clof-bench, where the build found libvsync)"},
-    {"vsync-hmcs", "peer", "", "libvsync's HMCS lock, its tree from clof's topology (clof-bench, where the build found libvsync)"},
-    {"hmcs", "numa", "", "HMCS: an MCS lock per level of the hierarchy, every level"},
-    {"cna", "numa", "", "CNA: an MCS lock that prefers waiters of the holder's NUMA node"},
-    {"c-bo-mcs", "numa", "", "lock cohorting: backoff per node over a global MCS lock"},
-    {"c-tkt-tkt", "numa", "", "lock cohorting: ticket per node over a global ticket lock"},
-    {"c-ptl-tkt", "numa", "", "lock cohorting: ticket per node over a partitioned ticket lock"},
-    {"a-c-bo-bo", "numa", "", "abortable cohort lock: backoff over backoff"},
-    {"a-c-bo-clh", "numa", "", "abortable cohort lock: backoff per node over a CLH lock"},
-    {"rw-central", "rw", "", "reader-writer lock with one central reader count"},
-    {"pthread-rwlock", "rw", "", "glibc's pthread rwlock (no replacement)"},
+    {"pthread", "peer", "glibc none", "glibc's pthread mutex (no replacement)", NULL},
+    {"ck-mcs", "peer", "", "Concurrency Kit's MCS lock", NULL},
+    {"ck-clh", "peer", "", "Concurrency Kit's CLH lock", NULL},
+    {"ck-ticket", "peer", "", "Concurrency Kit's ticket lock", NULL},
+    {"ck-fas", "peer", "", "Concurrency Kit's fetch-and-store spinlock", NULL},
+    {"vsync-mcs", "peer", "", "libvsync's MCS lock (clof-bench, where the build found libvsync)", NULL},
+    {"vsync-ticket", "peer", "", "libvsync's ticket lock (clof-bench, where the build found libvsync)", NULL},
+    {"vsync-clh", "peer", "", "libvsync's CLH lock (clof-bench, where the build found libvsync)", NULL},
+    {"vsync-hemlock", "peer", "", "libvsync's Hemlock (clof-bench, where the build found libvsync)", NULL},
+    {"vsync-ttas", "peer", "", "libvsync's TTAS lock (clof-bench, where the build found libvsync)", NULL},
+    {"vsync-cna", "peer", "", "libvsync's CNA lock, its NUMA node from clof's topology (clof-bench, where the build found libvsync)", NULL},
+    {"vsync-hmcs", "peer", "", "libvsync's HMCS lock, its tree from clof's topology (clof-bench, where the build found libvsync)", NULL},
+    {"hmcs", "numa", "", "HMCS: an MCS lock per level of the hierarchy, every level", NULL},
+    {"cna", "numa", "", "CNA: an MCS lock that prefers waiters of the holder's NUMA node", NULL},
+    {"c-bo-mcs", "numa", "", "lock cohorting: backoff per node over a global MCS lock", NULL},
+    {"c-tkt-tkt", "numa", "", "lock cohorting: ticket per node over a global ticket lock", NULL},
+    {"c-ptl-tkt", "numa", "", "lock cohorting: ticket per node over a partitioned ticket lock", NULL},
+    {"a-c-bo-bo", "numa", "", "abortable cohort lock: backoff over backoff", NULL},
+    {"a-c-bo-clh", "numa", "", "abortable cohort lock: backoff per node over a CLH lock", NULL},
+    {"rw-central", "rw", "", "reader-writer lock with one central reader count", NULL},
+    {"pthread-rwlock", "rw", "", "glibc's pthread rwlock (no replacement)", NULL},
 };
 const size_t clof_nlocknames = sizeof clof_locknames / sizeof clof_locknames[0];
 

@@ -48,6 +48,7 @@ typedef struct {
     const char *family;  /* a clof_lockfamily_t name */
     const char *aliases; /* space-separated, "" when none */
     const char *about;   /* one line */
+    const char *lock;    /* a composition part: the basic lock it stands for; else NULL */
 } clof_lockname_t;
 
 extern const clof_lockfamily_t clof_lockfamilies[];

@@ -17,6 +17,7 @@ verified; a layer over the wrong kind of lock (bravo: over a mutex) exits 2.
 
     lock_names.py CLOF       CLOF: build/bin/clof
 """
+import os
 import re
 import subprocess
 import sys
@@ -26,7 +27,7 @@ CLOF = sys.argv[1]
 failures = []
 # each composition part's basic lock, as the registry declares it
 PART_LOCK = dict(line.split()[:2] for line in subprocess.run(
-    [CLOF.rsplit("/", 1)[0] + "/clof-lockname", "parts"], stdout=subprocess.PIPE, text=True,
+    [os.path.join(os.path.dirname(CLOF), "clof-lockname"), "parts"], stdout=subprocess.PIPE, text=True,
     check=True).stdout.splitlines())
 
 
