@@ -45,12 +45,24 @@ if(EXISTS "${CLOF_LIBVSYNC_DIR}/include/vsync/spinlock/mcslock.h"
 else()
   message(STATUS "clof-bench: libvsync not given (-DCLOF_LIBVSYNC_DIR=PATH, optional): the vsync-* peers are left out")
 endif()
-# Every CLoF composition of {tkt, mcs, clh, hem} over 2..4 levels (336),
+# Every CLoF composition of {tkt, mcs, clh, hem} over 2..4 levels (336) and
+# each other part of the registry over two levels with them (twa-mcs, ...),
 # generated into the build tree.
+# A smaller set builds faster (tests/registry builds a copy of the tree
+# with tkt, mcs and clh over 2..3 levels and one part paired); the cr:
+# compositions of bench_locks.h need tkt-mcs, mcs-mcs and tkt-mcs-clh.
+set(CLOF_BENCH_COMPOSITION_LOCKS "tkt,mcs,clh,hem" CACHE STRING
+    "the parts clof-bench composes over 2..CLOF_BENCH_COMPOSITION_LEVELS levels")
+set(CLOF_BENCH_COMPOSITION_LEVELS 4 CACHE STRING
+    "the most levels of clof-bench's compositions of CLOF_BENCH_COMPOSITION_LOCKS")
+set(CLOF_BENCH_COMPOSITION_PAIRS all CACHE STRING
+    "the other parts composed over 2 levels with those (all, none, or a,b,..)")
 set(CLOF_BENCH_GEN ${CMAKE_CURRENT_BINARY_DIR}/generated)
 add_custom_command(OUTPUT ${CLOF_BENCH_GEN}/bench_compositions.h
   COMMAND ${CMAKE_COMMAND} -E make_directory ${CLOF_BENCH_GEN}
   COMMAND python3 ${CMAKE_SOURCE_DIR}/tools/gen_compositions.py ${CLOF_BENCH_GEN}/bench_compositions.h
+          --locks ${CLOF_BENCH_COMPOSITION_LOCKS} --max-levels ${CLOF_BENCH_COMPOSITION_LEVELS}
+          --pairs ${CLOF_BENCH_COMPOSITION_PAIRS}
   DEPENDS ${CMAKE_SOURCE_DIR}/tools/gen_compositions.py ${CMAKE_SOURCE_DIR}/include/clof/lock/list.h
   COMMENT "Generating the CLoF compositions of clof-bench")
 add_custom_target(clof_bench_compositions DEPENDS ${CLOF_BENCH_GEN}/bench_compositions.h)

@@ -137,6 +137,9 @@ static inline uint64_t clof_be_now_ns(void)
  * address within its page (randomization moves whole pages). */
 #define CLOF_BE_BRAVO_WHO_KEY(who) ((void)(who), (const void *)(uintptr_t)sim_thread_key())
 #define CLOF_BE_BRAVO_LOCK_KEY(lock) ((const void *)((uintptr_t)(lock) & 0xfffu))
+/* ... and the same key for the other process-wide tables hashed by lock
+ * (lock/twa.h's waiting array) */
+#define CLOF_BE_LOCK_KEY(lock) ((const void *)((uintptr_t)(lock) & 0xfffu))
 
 /* cr.h (concurrency restriction): the active set is sized by the cpus of
  * the run (the simulated process's cpu set), as natively by the affinity. */

@@ -39,6 +39,11 @@ static const vc_bug_t vc_bugs[] = {
     {"ticket-release-rlx", "ticket",
      "ticket lock whose release writes `owner` relaxed", -1, VC_REL, VC_RLX, NULL,
      "clof_ticket_release", 0},
+    {"twa-notify-relaxed", "twa",
+     "TWA whose release increments the waiting-array slot relaxed: a "
+     "long-term waiter reads the new slot value but the old grant and waits "
+     "on a slot that no one will change",
+     VC_FADD, VC_REL, VC_RLX, NULL, "clof_twa_release", 0},
     {"acohort-fast-take-acquire", "a-c-bo-bo.timed.fast",
      "A-C-BO-BO whose global lock's owner takes HELD with a relaxed CAS (the "
      "fast owner's critical section is not ordered before its own)",

@@ -33,12 +33,12 @@ mkdir -p "$out"
 "$v" --selftest --markdown > "$out/litmus.md" || true
 "$v" --lock all --markdown > "$out/quick.md" 2>/dev/null || true
 for b in hmcs-status-acquire mcs-handoff-release ticket-release-rlx \
-         acohort-fast-take-acquire mcs-link-relaxed; do
+         acohort-fast-take-acquire mcs-link-relaxed twa-notify-relaxed; do
   "$v" --bug "$b" 2>/dev/null | grep '^bug '
 done > "$out/bugs.txt" || true
 "$v" --mutate --lock basic --lock hmcs3 --model c11 --markdown > "$out/mutation.md" || true
 "$v" --lock all --full --time-limit "$limit" --markdown > "$out/full.md" 2>/dev/null || true
-for l in tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr cna hmcs3 \
+for l in $("$build/bin/clof-lockname" names --family basic) cna hmcs3 \
          c-bo-mcs c-tkt-tkt c-ptl-tkt; do
   "$v" --optimize "$l" -v
 done > "$out/optimize.txt" 2>&1 || true

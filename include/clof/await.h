@@ -116,6 +116,14 @@ static inline void clof_atomic32_wait(clof_wait_t *w, const clof_atomic32_t *a,
 {
     clof_wait_change_u32(w, &a->_v, seen);
 }
+/* The same, keyed: returns when the word may hold `want` (a park is woken by
+ * a waking write of want, or of any value by clof_wake).  For a wait of two
+ * phases that keeps one wait state (lock/twa.h). */
+static inline void clof_atomic32_wait_for(clof_wait_t *w, const clof_atomic32_t *a,
+                                          uint32_t seen, uint32_t want)
+{
+    clof_wait_for_u32(w, &a->_v, seen, want);
+}
 
 /* Timed waiting steps (abortable locks): false once the deadline
  * (wait.h, clof_now_ns clock; CLOF_DEADLINE_NONE = never) has passed. */

@@ -176,20 +176,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/** \name Fairness of the basic locks by name */
-/**@{*/
-/** Whether the basic lock of this name is FIFO (its CLOF_NAME_FAIR), for
- *  a composition's descriptor. */
-#define CLOF_FAIR_tas CLOF_TAS_FAIR
-#define CLOF_FAIR_ttas CLOF_TTAS_FAIR
-#define CLOF_FAIR_bo CLOF_BO_FAIR
-#define CLOF_FAIR_ticket CLOF_TICKET_FAIR
-#define CLOF_FAIR_ptl CLOF_PTL_FAIR
-#define CLOF_FAIR_mcs CLOF_MCS_FAIR
-#define CLOF_FAIR_clh CLOF_CLH_FAIR
-#define CLOF_FAIR_hemlock CLOF_HEMLOCK_FAIR
-#define CLOF_FAIR_hemlock_ctr CLOF_HEMLOCK_CTR_FAIR
-/**@}*/
+/* Whether the basic lock B is FIFO (its CLOF_<ID>_FAIR), for a
+ * composition's descriptor: clof_cmp_fair_<B>_, one per row of the registry
+ * (lock/list.h). */
+#define CLOF_CMP_FAIR_(B, NAME) enum { clof_cmp_fair_##B##_ = CLOF_##NAME##_FAIR };
+CLOF_BASIC_LOCKS(CLOF_CMP_FAIR_)
+#undef CLOF_CMP_FAIR_
 
 /* generated functions: a declared lock need not use all of them */
 #define CLOF_GEN_ static inline __attribute__((unused))
@@ -933,17 +925,17 @@ CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
 /* ---- depths 1..5 (arguments from the system level down) ---- */
 #define CLOF_LOCK_1_(N, P, B0)                                                 \
     CLOF_CMP_TOP_(N, 0, B0)                                                    \
-    CLOF_CMP_FRONT_(N, P, 1, CLOF_FAIR_##B0, 0)
+    CLOF_CMP_FRONT_(N, P, 1, clof_cmp_fair_##B0##_, 0)
 #define CLOF_LOCK_2_(N, P, B1, B0)                                             \
     CLOF_CMP_TOP_(N, 1, B1)                                                    \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
-    CLOF_CMP_FRONT_(N, P, 2, CLOF_FAIR_##B1 && CLOF_FAIR_##B0,                 \
+    CLOF_CMP_FRONT_(N, P, 2, clof_cmp_fair_##B1##_ && clof_cmp_fair_##B0##_,   \
                     CLOF_COMPOSE_FAST_)
 #define CLOF_LOCK_3_(N, P, B2, B1, B0)                                         \
     CLOF_CMP_TOP_(N, 2, B2)                                                    \
     CLOF_CMP_LEVEL_(N, 1, 2, B1)                                               \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
-    CLOF_CMP_FRONT_(N, P, 3, CLOF_FAIR_##B2 && CLOF_FAIR_##B1 && CLOF_FAIR_##B0, \
+    CLOF_CMP_FRONT_(N, P, 3, clof_cmp_fair_##B2##_ && clof_cmp_fair_##B1##_ && clof_cmp_fair_##B0##_, \
                     CLOF_COMPOSE_FAST_)
 #define CLOF_LOCK_4_(N, P, B3, B2, B1, B0)                                     \
     CLOF_CMP_TOP_(N, 3, B3)                                                    \
@@ -951,8 +943,8 @@ CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
     CLOF_CMP_LEVEL_(N, 1, 2, B1)                                               \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
     CLOF_CMP_FRONT_(N, P, 4,                                                   \
-                    CLOF_FAIR_##B3 && CLOF_FAIR_##B2 && CLOF_FAIR_##B1 &&      \
-                        CLOF_FAIR_##B0,                                        \
+                    clof_cmp_fair_##B3##_ && clof_cmp_fair_##B2##_ && clof_cmp_fair_##B1##_ && \
+                        clof_cmp_fair_##B0##_,                                 \
                     CLOF_COMPOSE_FAST_)
 #define CLOF_LOCK_5_(N, P, B4, B3, B2, B1, B0)                                 \
     CLOF_CMP_TOP_(N, 4, B4)                                                    \
@@ -961,8 +953,8 @@ CLOF_INLINE bool clof_cmp_has_waiters(const clof_cmp_front_t *f,
     CLOF_CMP_LEVEL_(N, 1, 2, B1)                                               \
     CLOF_CMP_LEVEL_(N, 0, 1, B0)                                               \
     CLOF_CMP_FRONT_(N, P, 5,                                                   \
-                    CLOF_FAIR_##B4 && CLOF_FAIR_##B3 && CLOF_FAIR_##B2 &&      \
-                        CLOF_FAIR_##B1 && CLOF_FAIR_##B0,                      \
+                    clof_cmp_fair_##B4##_ && clof_cmp_fair_##B3##_ && clof_cmp_fair_##B2##_ && \
+                        clof_cmp_fair_##B1##_ && clof_cmp_fair_##B0##_,        \
                     CLOF_COMPOSE_FAST_)
 
 /* ---- the same, arguments from the lowest level up (as a name reads) ---- */

@@ -83,4 +83,35 @@ typedef struct {
     char unused_;
 } clof_noctx_t;
 
+/* The ticket family (ticket.h, ptl.h, twa.h): a counter `next` of tickets
+ * handed out and a counter `owner` of the ticket served. */
+/* Someone waits when more than the holder's ticket is taken (relaxed: a
+ * hint to the owner). */
+static inline bool clof_tickets_waiting_(const clof_atomic32_t *next,
+                                         const clof_atomic32_t *owner)
+{
+    uint32_t n = clof_atomic32_read_rlx(next);
+    uint32_t o = clof_atomic32_read_rlx(owner);
+    return n - o > 1;
+}
+/* Take the ticket now served if nobody holds it: the acquire read of owner
+ * synchronizes with the previous release, and the relaxed compare-exchange
+ * on next succeeds only when next == owner. */
+static inline bool clof_tickets_try_(clof_atomic32_t *next,
+                                     const clof_atomic32_t *owner)
+{
+    uint32_t o = clof_atomic32_read_acq(owner);
+    return clof_atomic32_cmpxchg_rlx(next, o, o + 1) == o;
+}
+/* Spin-park release of a ticket lock: ticket o is taken (n: the next counter
+ * read after the seq_cst store of owner = o): wake it, and nudge o+1 if that
+ * is taken too (wait.h, clof_nudge). */
+static inline void clof_tickets_wake_(clof_atomic32_t *owner, uint32_t o,
+                                      uint32_t n)
+{
+    clof_atomic32_wake(owner, o);
+    if (n - o > 1)
+        clof_atomic32_nudge(owner, o + 1);
+}
+
 #endif /* CLOF_LOCK_H */

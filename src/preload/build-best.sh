@@ -171,7 +171,7 @@ cm="$here/CMakeLists.txt"
 locks="$(sed -n 's/^set(PL_COMPOSITION_LOCKS \(.*\))$/\1/p' "$cm")"
 levels="$(sed -n 's/^set(PL_COMPOSITION_LEVELS \(.*\))$/\1/p' "$cm")"
 [ -n "$locks" ] && [ -n "$levels" ] || die "cannot read PL_COMPOSITION_LOCKS/LEVELS from $cm"
-python3 "$root/tools/gen_compositions.py" "$tmp/pl_gen_compositions.h" --locks "$locks" --max-levels "$levels"
+python3 "$root/tools/gen_compositions.py" "$tmp/pl_gen_compositions.h" --locks "$locks" --max-levels "$levels" --pairs none
 
 # the flags of the CMake build (CMakeLists.txt, src/preload/CMakeLists.txt),
 # without -g: what is compiled here would only be stripped again

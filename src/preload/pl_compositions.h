@@ -22,9 +22,13 @@
 #define CLOF_PRELOAD_COMPOSITIONS_H
 
 /* The set, as the build passes it to the generator (CMakeLists.txt
- * PL_COMPOSITION_LOCKS / PL_COMPOSITION_LEVELS) -- for the messages. */
+ * PL_COMPOSITION_LOCKS / PL_COMPOSITION_LEVELS) -- for the message below; a
+ * test build with fewer (CLOF_PRELOAD_COMPOSITIONS) defines its own. */
+#ifndef PL_COMPOSITION_PARTS
 #define PL_COMPOSITION_PARTS "tkt mcs clh hem"
-#define PL_COMPOSITION_MAX_LEVELS 3
+#define PL_COMPOSITION_MAX_LEVELS "3"
+#define PL_COMPOSITION_COUNT (4 * 4 + 4 * 4 * 4)
+#endif
 
 /* The name and the destroy of each composition, as PL_NUMA_LOCKS wants them
  * (pl_internal.h).  The destroy retires the tree, to be reused as it is by
@@ -47,7 +51,7 @@
 /* X(id, ID) for every composition */
 #define PL_COMPOSITIONS(X) BENCH_COMPOSED_LOCKS(X)
 #define PL_NCOMPOSITIONS BENCH_COMPOSED_COUNT
-_Static_assert(BENCH_COMPOSED_COUNT == 4 * 4 + 4 * 4 * 4,
-               "the compositions of " PL_COMPOSITION_PARTS " over 2..3 levels");
+_Static_assert(BENCH_COMPOSED_COUNT == PL_COMPOSITION_COUNT,
+               "the compositions of " PL_COMPOSITION_PARTS " over 2.." PL_COMPOSITION_MAX_LEVELS " levels");
 
 #endif /* CLOF_PRELOAD_COMPOSITIONS_H */

@@ -29,10 +29,19 @@ for n in ["tas", "mcs", "hemlock_ctr", "pthread", "ck-mcs", "c-bo-mcs", "c-tkt-t
           "c-ptl-tkt", "a-c-bo-bo", "a-c-bo-clh", "hmcs", "cna", "tkt-mcs", "hem-hem-mcs-clh", "clh-clh-clh-clh"]:
     check(n in names, "--list has " + n)
 plain = [n for n in names if not n.startswith("cr:")]
-check(len([n for n in plain if n.count("-") == 1 and not n.startswith(("ck-", "c-", "vsync-"))]) == 16
+# every other part of the registry over two levels with tkt, mcs, clh, hem
+# and itself, at either level (tools/gen_compositions.py --pairs all)
+parts = [l.split()[0] for l in run([BIN + "/clof-lockname", "parts"]).stdout.splitlines() if l.strip()]
+others = [p for p in parts if p not in ("tkt", "mcs", "clh", "hem")]
+check(len(others) == len(parts) - 4, "clof-lockname parts has tkt, mcs, clh and hem")
+check(len([n for n in plain if n.count("-") == 1 and not n.startswith(("ck-", "c-", "vsync-"))])
+      == 16 + 9 * len(others)
       and len([n for n in plain if n.count("-") == 2 and not n.startswith("c-")]) == 64
       and len([n for n in plain if n.count("-") == 3 and not n.startswith("a-c-")]) == 256,
-      "--list has all 4^2 + 4^3 + 4^4 compositions")
+      "--list has all 4^2 + 4^3 + 4^4 compositions, and 9 two-level ones per other part")
+for x in others:
+    for n in [x + "-mcs", "mcs-" + x, x + "-" + x]:
+        check(n in names, "--list has " + n)
 for n in ["cr:mcs", "cr:ticket", "cr:clh", "cr:hmcs", "cr:cna", "cr:tkt-mcs"]:
     check(n in names, "--list has " + n + " (concurrency restriction, docs/cr.md)")
 

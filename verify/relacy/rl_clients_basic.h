@@ -4,8 +4,9 @@
  * verify/clients_basic.c is compiled as C++ against the `relacy` backend:
  * the same clients, unchanged.
  *
- * The releases of MCS and ticket are wrapped (rlx_scope_enter/exit) so that
- * the named bugs mcs-handoff-release and ticket-release-rlx can weaken the
+ * The releases of MCS, ticket and TWA are wrapped (rlx_scope_enter/exit) so
+ * that the named bugs mcs-handoff-release, ticket-release-rlx and
+ * twa-notify-relaxed can weaken the
  * accesses made inside them only (clof-verify finds the same accesses by
  * their call sites); with no mutation active the wrapper changes nothing.
  */
@@ -20,5 +21,7 @@
     (rlx_scope_enter(), clof_mcs_release(l, c), rlx_scope_exit())
 #define clof_ticket_release(l, c)                                              \
     (rlx_scope_enter(), clof_ticket_release(l, c), rlx_scope_exit())
+#define clof_twa_release(l, c)                                                 \
+    (rlx_scope_enter(), clof_twa_release(l, c), rlx_scope_exit())
 
 #endif

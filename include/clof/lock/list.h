@@ -22,6 +22,7 @@
 #include <clof/lock/clh.h>
 #include <clof/lock/hemlock.h>
 #include <clof/lock/hemlock_ctr.h>
+#include <clof/lock/twa.h>
 
 /* ---- the registry of basic locks -------------------------------------------
  * One row per lock, and the lock's header included above: everything else
@@ -68,10 +69,13 @@
       "Hemlock with the CTR optimisation (x86)",                               \
       "CLoF (SOSP'21) 2.1; Dice and Kogan 2021")                            \
     R(X, hemlock, HEMLOCK, WORD, "hemnc", "hem", "Hemlock: FIFO, one word per thread", \
-      "CLoF (SOSP'21) 2.1, 4; Dice and Kogan 2021")
+      "CLoF (SOSP'21) 2.1, 4; Dice and Kogan 2021")                           \
+    R(X, twa, TWA, WORD, "twa", "",                                            \
+      "TWA: ticket lock whose far waiters wait in a shared array",             \
+      "Dice and Kogan, Euro-Par 2019")
 
 /** X(name, NAME) for every basic lock of the registry: X(tas, TAS) ...
- *  X(hemlock_ctr, HEMLOCK_CTR), so that code for "every basic lock" spells
+ *  X(twa, TWA), so that code for "every basic lock" spells
  *  the list once. */
 #define CLOF_BASIC_LOCKS(X) CLOF_LOCK_REGISTRY(CLOF_LOCK_ROW_ID_, X)
 /** A row of the registry as X(id, ID): CLOF_BASIC_LOCKS's row macro. */

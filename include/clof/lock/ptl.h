@@ -134,9 +134,7 @@ CLOF_INLINE void clof_ptl_release(clof_ptl_t *l, clof_ptl_ctx_t *c)
 CLOF_INLINE bool clof_ptl_has_waiters(clof_ptl_t *l, clof_ptl_ctx_t *c)
 {
     (void)c;
-    uint32_t r = clof_atomic32_read_rlx(&l->request);
-    uint32_t o = clof_atomic32_read_rlx(&l->owner_ticket);
-    return r - o > 1;
+    return clof_tickets_waiting_(&l->request, &l->owner_ticket);
 }
 
 #endif /* CLOF_LOCK_PTL_H */

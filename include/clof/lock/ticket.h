@@ -87,17 +87,14 @@ CLOF_INLINE bool clof_ticket_tryacquire(clof_ticket_t *l,
                                           clof_ticket_ctx_t *c)
 {
     (void)c;
-    uint32_t o = clof_atomic32_read_acq(&l->owner);
-    return clof_atomic32_cmpxchg_rlx(&l->next, o, o + 1) == o;
+    return clof_tickets_try_(&l->next, &l->owner);
 }
 
 /* Ticket o is taken: wake it, and nudge o+1 if that is taken too.  Out of
  * line, so the release saves no registers when nobody waits. */
 CLOF_SLOW void clof_ticket_wake_(clof_ticket_t *l, uint32_t o, uint32_t n)
 {
-    clof_atomic32_wake(&l->owner, o);
-    if (n - o > 1)
-        clof_atomic32_nudge(&l->owner, o + 1);
+    clof_tickets_wake_(&l->owner, o, n);
 }
 
 /** Release the ticket lock l, held by the caller with context c. */
@@ -123,9 +120,7 @@ CLOF_INLINE bool clof_ticket_has_waiters(clof_ticket_t *l,
                                            clof_ticket_ctx_t *c)
 {
     (void)c;
-    uint32_t n = clof_atomic32_read_rlx(&l->next);
-    uint32_t o = clof_atomic32_read_rlx(&l->owner);
-    return n - o > 1;
+    return clof_tickets_waiting_(&l->next, &l->owner);
 }
 
 #endif /* CLOF_LOCK_TICKET_H */
