@@ -129,16 +129,15 @@ static inline uint64_t clof_be_now_ns(void)
     return (uint64_t)sim_now_ns();
 }
 
-/* BRAVO's slot hash (rw/bravo.h): keys that do not depend on addresses,
+/* The slot hashes of the process-wide tables (rw/bravo.h's readers,
+ * lock/twa.h's waiting array, lock.h's CLOF_BE_LOCK_KEY): keys that do not
+ * depend on addresses,
  * which address space randomization moves from one process to the next
  * (the same seed gave 9.2 to 17.3 Mops/s for bravo:rw:mcs, 2026-11-26):
  * the reader is the simulated thread, salted with the run's seed (each
  * seed draws its own slots, as it draws its own timing), the lock its
  * address within its page (randomization moves whole pages). */
 #define CLOF_BE_BRAVO_WHO_KEY(who) ((void)(who), (const void *)(uintptr_t)sim_thread_key())
-#define CLOF_BE_BRAVO_LOCK_KEY(lock) ((const void *)((uintptr_t)(lock) & 0xfffu))
-/* ... and the same key for the other process-wide tables hashed by lock
- * (lock/twa.h's waiting array) */
 #define CLOF_BE_LOCK_KEY(lock) ((const void *)((uintptr_t)(lock) & 0xfffu))
 
 /* cr.h (concurrency restriction): the active set is sized by the cpus of

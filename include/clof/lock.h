@@ -83,6 +83,14 @@ typedef struct {
     char unused_;
 } clof_noctx_t;
 
+#ifndef CLOF_BE_LOCK_KEY
+/** A lock's input to the hash of a process-wide table (lock/twa.h's
+ *  waiting array, rw/bravo.h's readers table): its address.  A backend hook:
+ *  the simulator keys by the address within its page, for runs that must
+ *  not depend on where memory lands. */
+#define CLOF_BE_LOCK_KEY(lock) ((const void *)(lock))
+#endif
+
 /* The ticket family (ticket.h, ptl.h, twa.h): a counter `next` of tickets
  * handed out and a counter `owner` of the ticket served. */
 /* Someone waits when more than the holder's ticket is taken (relaxed: a

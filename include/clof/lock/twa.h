@@ -107,15 +107,6 @@ typedef clof_noctx_t clof_twa_ctx_t;
 __attribute__((weak, visibility("default"), aligned(64))) clof_atomic32_t
     clof_twa_waits[CLOF_TWA_SLOTS];
 
-/* The lock's input to the slot hash.  A backend whose runs must not depend
- * on where memory lands (the simulator) gives a key of its own. */
-#ifndef CLOF_BE_LOCK_KEY
-/** The lock's input to a process-wide table's hash (a backend hook: the
- *  simulator keys by the address within its page, for runs that must not
- *  depend on where memory lands). */
-#define CLOF_BE_LOCK_KEY(lock) ((const void *)(lock))
-#endif
-
 /* The slot of ticket t of lock l.  Consecutive tickets of one lock are 17
  * slots (68 bytes) apart, so the waiters of one lock spin on different
  * cache lines and a release's increment disturbs only the waiter it is

@@ -116,14 +116,9 @@ __attribute__((weak, visibility("default"))) clof_bravo_slot_t
  * (the simulator: a run is deterministic for its seed, and address space
  * randomization moves every heap and stack address from one process to the
  * next) gives keys of its own. */
-#ifndef CLOF_BE_BRAVO_LOCK_KEY
-/** The lock's input to the table's hash (a backend hook, for runs that
- *  must not depend on addresses). */
-#define CLOF_BE_BRAVO_LOCK_KEY(lock) ((const void *)(lock))
-#endif
 #ifndef CLOF_BE_BRAVO_WHO_KEY
 /** The reader's input to the table's hash (a backend hook, as
- *  CLOF_BE_BRAVO_LOCK_KEY). */
+ *  CLOF_BE_LOCK_KEY of lock.h is the lock's). */
 #define CLOF_BE_BRAVO_WHO_KEY(who) ((const void *)(who))
 #endif
 
@@ -148,7 +143,7 @@ static inline bool clof_bravo_read_fast_(clof_bravo_bias_t *b, void *lock,
 {
     if (clof_atomic32_read_rlx(&b->rbias) == 0)
         return false;
-    uint32_t i = clof_bravo_hash_(CLOF_BE_BRAVO_LOCK_KEY(lock), CLOF_BE_BRAVO_WHO_KEY(who));
+    uint32_t i = clof_bravo_hash_(CLOF_BE_LOCK_KEY(lock), CLOF_BE_BRAVO_WHO_KEY(who));
     clof_bravo_slot_t *s = &clof_bravo_table[i];
     if (clof_atomicptr_read_rlx(s) != NULL ||
         clof_atomicptr_cmpxchg(s, NULL, lock) != NULL)
