@@ -21,6 +21,8 @@
  * CLOF_BASIC_LOCKS, so a lock added there appears here) and the peers:
  *
  *   pthread    glibc pthread_mutex_t, default attributes
+ *   clh-lean   clof's CLH as the embedding variant CLOF_CLH_LEAN (its first
+ *              node outside the lock, as the preload library runs it)
  *   ck-mcs     Concurrency Kit ck_spinlock_mcs (per-thread context)
  *   ck-clh     Concurrency Kit ck_spinlock_clh (per-thread node, plus the
  *              "unowned" node the lock is initialised with)
@@ -58,6 +60,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <clof/clof.h>
@@ -130,6 +133,44 @@ static inline void bl_pthread_release(bl_pthread_lock_t *l,
 {
     (void)c;
     pthread_mutex_unlock(&l->m);
+}
+
+/* ---- clh-lean: clh.h's embedding variant (CLOF_CLH_LEAN) ----------------
+ * CLH as the preload library runs it: the lock is its tail alone (8 bytes)
+ * and its first acquisition takes a node from bl_clh_lean_node (here
+ * calloc'd, one per lock for the run), where clof_clh_t keeps that node
+ * inside (128 bytes).  Beside clh, what a header user pays for either. */
+static clof_clh_node_t *bl_clh_lean_node(void)
+{
+    void *n = aligned_alloc(sizeof(clof_clh_node_t), sizeof(clof_clh_node_t));
+    if (n == NULL) {
+        fprintf(stderr, "clh-lean: out of memory for its first node\n");
+        exit(1);
+    }
+    return memset(n, 0, sizeof(clof_clh_node_t));
+}
+CLOF_CLH_LEAN(clh_bl, bl_clh_lean_node);
+typedef struct {
+    clof_clh_bl_t l;
+} BENCH_ALIGNED bl_clh_lean_lock_t;
+typedef clof_clh_ctx_t bl_clh_lean_ctx_t;
+static const char bl_clh_lean_str[] = "clh-lean";
+static inline void bl_clh_lean_init(bl_clh_lean_lock_t *l)
+{
+    clof_clh_bl_init(&l->l);
+}
+static inline void bl_clh_lean_ctx_init(bl_clh_lean_lock_t *l, bl_clh_lean_ctx_t *c)
+{
+    (void)l;
+    memset(c, 0, sizeof *c);
+}
+static inline void bl_clh_lean_acquire(bl_clh_lean_lock_t *l, bl_clh_lean_ctx_t *c)
+{
+    clof_clh_bl_acquire(&l->l, c);
+}
+static inline void bl_clh_lean_release(bl_clh_lean_lock_t *l, bl_clh_lean_ctx_t *c)
+{
+    clof_clh_bl_release(&l->l, c);
 }
 
 /* The Concurrency Kit peers: left out with -DCLOF_BENCH_NO_CK (bench.cmake
@@ -679,8 +720,12 @@ BENCH_CR_LIST_(BL_CR_ADAPTER_)
 #endif
 #define BENCH_PEER_LOCKS(X)                                                    \
     X(pthread, PTHREAD) BENCH_CK_LOCKS(X) BENCH_VSYNC_LOCKS(X)
+/* clof's own locks in another form, for comparison: through the atomics
+ * shim, so they run simulated too */
+#define BENCH_VARIANT_LOCKS(X) X(clh_lean, CLH_LEAN)
 #define BENCH_LOCKS(X)                                                         \
-    CLOF_BASIC_LOCKS(X) BENCH_PEER_LOCKS(X) BENCH_NUMA_LOCKS(X)                \
+    CLOF_BASIC_LOCKS(X) BENCH_PEER_LOCKS(X) BENCH_VARIANT_LOCKS(X)             \
+        BENCH_NUMA_LOCKS(X)                                                    \
         BENCH_COMPOSED_LOCKS(X) BENCH_CR_LOCKS(X)
 
 enum {

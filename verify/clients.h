@@ -54,7 +54,7 @@ typedef struct vc_client {
 } vc_client_t;
 
 extern const vc_client_t vc_clients_basic[];
-extern const vc_client_t vc_clients_clh_outside[]; /* clients_basic.c, VC_CLH_FIRST_OUTSIDE */
+extern const vc_client_t vc_clients_clh_outside[]; /* clients_basic.c: CLOF_CLH_LEAN */
 extern const vc_client_t vc_clients_numa[];
 /* compose.h's indexed layout (clients_compose_index.c: the preload library's) */
 extern const vc_client_t vc_clients_compose_index[];

@@ -5,17 +5,13 @@
  * the client of clients.h (3 threads, thread 0 acquires twice, thread 2
  * tries once first).
  *
- * Compiled a second time with VC_CLH_FIRST_OUTSIDE (verify/CMakeLists.txt):
- * then only CLH, with its first node outside the lock as the preload
- * library runs it (clh.h, CLOF_CLH_FIRST_NODE), the client `clh.first-outside`:
- * the node comes from a pool of one, which must be asked at most once, and
- * at the end the node the idle tail holds is unlocked and nobody else's (no
- * context's next node), so that the pool may take it back.
+ * Beside them, CLH with its first node outside the lock as the preload
+ * library runs it (clh.h's embedding variant, CLOF_CLH_LEAN), the client
+ * `clh.first-outside`: the node comes from a pool of one, which must be
+ * asked at most once, and at the end the node the idle tail holds is
+ * unlocked and nobody else's (no context's next node), so that the pool
+ * may take it back.
  */
-#ifdef VC_CLH_FIRST_OUTSIDE
-static void *vc_clh_first_node(void);
-#define CLOF_CLH_FIRST_NODE() ((clof_clh_node_t *)vc_clh_first_node())
-#endif
 #include "clients.h"
 
 #include <clof/lock/list.h>
@@ -42,7 +38,6 @@ static void *vc_clh_first_node(void);
         vc_client_final_common();                                              \
         vc_assert(vc_acquired >= VC_MIN_ACQUIRED, "an acquisition went missing");           \
     }
-#ifndef VC_CLH_FIRST_OUTSIDE
 #define X(L, U) VC_BASIC_CLIENT_(L, U)
 CLOF_BASIC_LOCKS(X)
 #undef X
@@ -52,36 +47,35 @@ CLOF_BASIC_LOCKS(X)
      3, L##_setup, L##_thread, L##_final, NULL, "", 2},
 const vc_client_t vc_clients_basic[] = {CLOF_BASIC_LOCKS(X){NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0}};
 #undef X
-#else
-_Static_assert(sizeof(clof_clh_t) == sizeof(void *), "CLH with its first node outside is its tail");
+
 static clof_clh_node_t vc_clh_pool; /* the pool: one node */
 static int vc_clh_taken;            /* times it was asked (holders only) */
-static void *vc_clh_first_node(void)
+static clof_clh_node_t *vc_clh_first_node(void)
 {
     vc_assert(vc_clh_taken++ == 0, "the first node was asked for twice");
     return &vc_clh_pool;
 }
-VC_BASIC_CLIENT_(clh, CLH)
+CLOF_CLH_LEAN(clh_vc, vc_clh_first_node);
+VC_BASIC_CLIENT_(clh_vc, CLH_VC)
 static void clh_outside_setup(void *arg)
 {
-    clh_setup(arg);
+    clh_vc_setup(arg);
     memset(&vc_clh_pool, 0, sizeof vc_clh_pool);
     vc_clh_taken = 0;
     vc_name(&vc_clh_pool, sizeof vc_clh_pool, "pool");
 }
 static void clh_outside_final(void *arg)
 {
-    clh_final(arg);
-    clof_clh_node_t *idle = clof_clh_idle_node(&clh_lock);
+    clh_vc_final(arg);
+    clof_clh_node_t *idle = clof_clh_vc_idle_node(&clh_vc_lock);
     vc_assert(vc_clh_taken == 1, "the first node was not taken");
-    vc_assert(idle != NULL && clof_clh_idle(&clh_lock),
+    vc_assert(idle != NULL && clof_clh_vc_idle(&clh_vc_lock),
               "the idle tail is not free (neither empty, marked nor unlocked)");
     for (int t = 0; t < 3; t++)
-        vc_assert(clh_ctx[t].node != idle, "the idle tail's node is also a context's");
+        vc_assert(clh_vc_ctx[t].node != idle, "the idle tail's node is also a context's");
 }
 const vc_client_t vc_clients_clh_outside[] = {
     {"clh.first-outside", "basic",
      "CLH with its first node from a pool (the preload library's layout): 3 threads, T0 twice, T2 tries first",
-     3, clh_outside_setup, clh_thread, clh_outside_final, NULL, "", 2},
+     3, clh_outside_setup, clh_vc_thread, clh_outside_final, NULL, "", 2},
     {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0}};
-#endif

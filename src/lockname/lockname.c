@@ -15,7 +15,7 @@
 
 const clof_lockfamily_t clof_lockfamilies[] = {
     {"basic", "one-level spinlocks and queue locks (include/clof/lock/)"},
-    {"peer", "other libraries' locks, for comparison"},
+    {"peer", "for comparison: other libraries' locks, and clof's embedding variants (benchmarks)"},
     {"numa", "hierarchical (NUMA-aware) locks with their own shape"},
     {"composition", "CLoF compositions: <part>-<part>[-...], lowest level first ('clof:' optional)"},
     {"layer", "layers over any lock: cr:<lock> asl:<lock> rw:<lock> bravo:<rwlock>"},
@@ -34,6 +34,7 @@ const size_t clof_nlockfamilies = sizeof clof_lockfamilies / sizeof clof_lockfam
 const clof_lockname_t clof_locknames[] = {
     CLOF_LOCK_REGISTRY(BASIC_NAME_, ~)
     {"pthread", "peer", "glibc none", "glibc's pthread mutex (no replacement)", NULL},
+    {"clh-lean", "peer", "", "clof's CLH as the embedding variant CLOF_CLH_LEAN, its first node outside the lock (checked as clh.first-outside)", NULL},
     {"ck-mcs", "peer", "", "Concurrency Kit's MCS lock", NULL},
     {"ck-clh", "peer", "", "Concurrency Kit's CLH lock", NULL},
     {"ck-ticket", "peer", "", "Concurrency Kit's ticket lock", NULL},

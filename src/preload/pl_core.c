@@ -450,17 +450,17 @@ void pl_block_free(void *blk)
     pl_pool_put(&pl_blocks, blk);
 }
 
-/* CLH's first nodes (clh.h, CLOF_CLH_FIRST_NODE; pl_internal.h): a CLH lock
+/* CLH's first nodes (clh.h's CLOF_CLH_LEAN; pl_internal.h): a CLH lock
  * takes one at its first acquisition, and pthread_mutex_destroy gives back
  * the node its idle tail holds. */
 static pl_pool_t pl_clh_nodes = {sizeof(clof_clh_node_t), NULL, NULL, NULL, 0, 0, 0, false};
 
-void *pl_clh_node_get(void)
+clof_clh_node_t *pl_clh_node_get(void)
 {
     return pl_pool_get(&pl_clh_nodes, false);
 }
 
-void pl_clh_node_put(void *node)
+void pl_clh_node_put(clof_clh_node_t *node)
 {
     pl_pool_put(&pl_clh_nodes, node);
 }

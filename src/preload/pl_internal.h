@@ -66,20 +66,6 @@ static inline void pl_on_acquire_levels(uint32_t taken)
 }
 #define CLOF_WAIT_ON_PARK() (pl_parks++)
 #define CLOF_COMPOSE_ON_ACQUIRE(taken) pl_on_acquire_levels(taken)
-/* CLH keeps its first node outside the lock (clh.h, CLOF_CLH_FIRST_NODE):
- * in a pthread_mutex_t, memory the program frees, a node that circulates
- * among threads cannot live.  So a CLH lock is its tail alone, 8 bytes,
- * and lives in the mutex like MCS; its first acquisition takes a node from
- * a pool (pl_core.c), and pthread_mutex_destroy gives back the node the
- * idle tail holds (pl_destroy_clh).  A CLH level of a composition, or CLH
- * under asl:, does the same, and its node stays with its tree or block,
- * which are reused as they are. */
-PL_HIDDEN void *pl_clh_node_get(void);
-PL_HIDDEN void pl_clh_node_put(void *node);
-#ifdef CLOF_LOCK_CLH_H
-#error "pl_internal.h must come before clof/lock/clh.h (CLOF_CLH_FIRST_NODE)"
-#endif
-#define CLOF_CLH_FIRST_NODE() ((clof_clh_node_t *)pl_clh_node_get())
 /* Trees of destroyed mutexes that may not be freed are kept and reused as
  * they are (pl_core.c, "retired trees"; compose.h's hook): the first lock of
  * a mutex takes one before it builds a new tree. */
@@ -151,29 +137,57 @@ PL_HIDDEN uint32_t pl_tree_index(void *tree, uint32_t *ix);
  * built at its first use (its tree) at pthread_mutex_destroy.
  *
  * Basic locks: X(name, NAME), with the descriptor macros CLOF_<NAME>_*. */
-#define PL_BASIC_LOCKS(X) CLOF_BASIC_LOCKS(X)
+#define PL_BASIC_LOCKS(X) CLOF_LOCK_REGISTRY(PL_BASIC_ROW_, X)
+#define PL_BASIC_ROW_(X, id, ID, ...) PL_CALL_(X, PL_ROW_ID_(id), PL_ROW_ID_(ID))
+/* CLH in the library is clh.h's embedding variant, not clof_clh_t: in a
+ * pthread_mutex_t, memory the program frees, a node that circulates among
+ * threads cannot live.  CLOF_CLH_LEAN(clh_pl, ...) declares clof_clh_pl_t,
+ * the tail alone, 8 bytes in the mutex like MCS; its first acquisition
+ * takes a node from a pool (pl_core.c), and pthread_mutex_destroy gives
+ * back the node the idle tail holds (pl_destroy_clh_pl_).  It takes CLH's
+ * row in the library's lists (PL_ROW_ID_: the C names of a row's lock in
+ * the library, the registry's own but for CLH's) under CLH's name
+ * (PL_ROW_NAME_).  A CLH level of a composition is clof_clh_t, its first
+ * node in the tree, which is reused as it is (never freed). */
+PL_HIDDEN clof_clh_node_t *pl_clh_node_get(void);
+PL_HIDDEN void pl_clh_node_put(clof_clh_node_t *node);
+CLOF_CLH_LEAN(clh_pl, pl_clh_node_get);
+#define CLOF_CLH_PL_FAIR CLOF_CLH_FAIR
+#define CLOF_CLH_PL_NATIVE_HW CLOF_CLH_NATIVE_HW
+#define CLOF_CLH_PL_ZERO_INIT CLOF_CLH_ZERO_INIT
+#define CLOF_CLH_PL_THREAD_OBLIVIOUS CLOF_CLH_THREAD_OBLIVIOUS
+/* PL_SECOND_(PL_ROW_ID_<id>, id, ~): "~, other" where a PL_ROW_ID_<id> line
+ * below names another, else the id itself (PL_ROW_ID_<id> stays one word) */
+#define PL_SECOND_(...) PL_SECOND_OF_(__VA_ARGS__)
+#define PL_SECOND_OF_(a, b, ...) b
+#define PL_CALL_(X, ...) X(__VA_ARGS__) /* X of the expanded arguments */
+#define PL_ROW_ID_(id) PL_SECOND_(PL_ROW_ID_##id, id, ~)
+#define PL_ROW_ID_clh ~, clh_pl
+#define PL_ROW_ID_CLH ~, CLH_PL
+#define PL_ROW_NAME_(id) PL_SECOND_(PL_ROW_NAME_##id, #id, ~)
+#define PL_ROW_NAME_clh_pl ~, "clh"
 #define PL_BASIC_NAMED_(name, NAME)                                            \
-    static const char pl_name_##name[] __attribute__((unused)) = #name;        \
-    static const char pl_name_asl_##name[] __attribute__((unused)) = "asl:" #name; \
-    static const char pl_name_cr_##name[] __attribute__((unused)) = "cr:" #name; \
+    static const char pl_name_##name[] __attribute__((unused)) = PL_ROW_NAME_(name); \
+    static const char pl_name_asl_##name[] __attribute__((unused)) = "asl:" PL_ROW_NAME_(name); \
+    static const char pl_name_cr_##name[] __attribute__((unused)) = "cr:" PL_ROW_NAME_(name); \
     static inline void pl_destroy_##name(clof_##name##_t *l) { PL_BASIC_DESTROY_(l); }
 /* pthread_mutex_destroy of a CLH lock in place: its idle tail's node back
  * to the pool (the mutex is unlocked and nobody waits: the node is nobody's
  * but the lock's, clh.h).  Its releaser may still be finishing its release
  * (reading the tail, checking the parking table for the node's address):
  * reads, and a spurious wake-up at worst for the node's next user. */
-static inline void pl_destroy_clh_(clof_clh_t *l)
+static inline void pl_destroy_clh_pl_(clof_clh_pl_t *l)
 {
-    clof_clh_node_t *n = clof_clh_idle_node(l);
+    clof_clh_node_t *n = clof_clh_pl_idle_node(l);
     if (n != NULL) {
-        clof_atomicptr_write_rlx(&l->tail, (clof_clh_node_t *)NULL);
+        clof_clh_pl_init(l);
         pl_clh_node_put(n);
     }
 }
 static inline void pl_destroy_nothing_(void *l) { (void)l; }
 /* what pthread_mutex_destroy does for a basic lock in place: nothing, but
  * for CLH */
-#define PL_BASIC_DESTROY_(l) _Generic((l), clof_clh_t *: pl_destroy_clh_, default: pl_destroy_nothing_)(l)
+#define PL_BASIC_DESTROY_(l) _Generic((l), clof_clh_pl_t *: pl_destroy_clh_pl_, default: pl_destroy_nothing_)(l)
 PL_BASIC_LOCKS(PL_BASIC_NAMED_)
 /* Locks over the machine's hierarchy: the process topology (CLOF_TOPOLOGY,
  * CLOF_EMULATE or sysfs) is loaded at start-up for them.
@@ -363,7 +377,7 @@ _Static_assert(CLOF_CR_ADMIT_EVERY <= (1u << (32 - PL_COUNT_BITS)),
     enum { pl_crblock_cr_##id = 0 };                                           \
     static inline void pl_destroy_cr_##id(clof_cr_##id##_t *l) { pl_destroy_##id(&l->base); }
 /* every basic lock by its registry row's fit (clof/lock/list.h) */
-#define PL_CR_OF_ROW_(X, id, ID, fit, ...) PL_CR_##fit##_(id, ID)
+#define PL_CR_OF_ROW_(X, id, ID, fit, ...) PL_CALL_(PL_CR_##fit##_, PL_ROW_ID_(id), PL_ROW_ID_(ID))
 CLOF_LOCK_REGISTRY(PL_CR_OF_ROW_, ~)
 PL_NUMA_LOCKS(PL_CR_WORD_)
 

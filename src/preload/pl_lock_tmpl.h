@@ -49,9 +49,7 @@
 /* a lock whose quick try is not its tryacquire says so here, as
  * "~, function": PL_SECOND_ then picks it; for every other lock the name
  * PL_TRY_QUICK_<lock> stays one word and PL_SECOND_ picks the tryacquire */
-#define PL_TRY_QUICK_clh ~, clof_clh_tryacquire_quick_
-#define PL_SECOND_(...) PL_SECOND_OF_(__VA_ARGS__)
-#define PL_SECOND_OF_(a, b, ...) b
+#define PL_TRY_QUICK_clh_pl ~, clof_clh_pl_tryacquire_quick_
 
 /* Timed waiters sleep at most this long between attempts: the wake-up after
  * a release is not ordered against a timed waiter's registration (that

@@ -52,7 +52,7 @@ fi
 
 client_of() { # lock -> FILE TABLE CLIENT [FLAGS]
   case $1 in
-    clh.first-outside) echo "clients_basic.c vc_clients_clh_outside clh.first-outside -DVC_CLH_FIRST_OUTSIDE" ;;
+    clh.first-outside) echo "clients_basic.c vc_clients_clh_outside clh.first-outside" ;;
     hmcs3) echo "clients_hmcs.c vc_clients_hmcs hmcs3" ;;
     *) echo "clients_basic.c vc_clients_basic $1" ;;
   esac

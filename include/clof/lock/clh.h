@@ -21,26 +21,27 @@
  * returns while other threads still use the lock).  A context is bound to
  * one lock at a time.
  * Size: lock 128 bytes (tail + its own node on a separate line), or 8 bytes
- * with the first node outside (below); context 128 bytes (bookkeeping line
- * + own node line).
- * The first node outside the lock (CLOF_CLH_FIRST_NODE).  An empty tail
+ * with the first node outside (CLOF_CLH_LEAN, below); context 128 bytes
+ * (bookkeeping line + own node line).
+ * The first node outside the lock: the embedding variant.  An empty tail
  * stands for the lock's first node, an unlocked node that the first
  * acquisition takes over as its predecessor's; from then on the tail never
  * empties again, and that node circulates among the contexts like any
- * other.  By default it lives in the lock (`first`).  An includer that
+ * other.  In clof_clh_t it lives in the lock (`first`).  An embedder that
  * cannot let a lock's memory hold a node -- the preload library, whose
  * locks live in the program's pthread_mutex_t, memory the program frees
- * while the node in it may be some thread's -- defines, before including
- * this header, CLOF_CLH_FIRST_NODE() to return a fresh node that nobody
- * else uses (a pool's; its `locked` is never read: an empty tail is
- * free).  The lock is then its tail alone (8
- * bytes), the first acquisition of a lock takes the node from there (out of
- * line, once in the lock's life), and when the lock is done with, the
- * node its tail holds (clof_clh_idle_node: nobody's but the lock's, once
- * the lock is unlocked and nobody waits) goes back to the pool.  The
- * algorithm is the same: the node the first acquisition takes over comes
- * from elsewhere, that is all (checked as `clh.first-outside`,
- * docs/verification.md).
+ * while the node in it may be some thread's -- declares its own CLH type
+ * with CLOF_CLH_LEAN(id, first_fn) (below): clof_<id>_t is the tail alone
+ * (8 bytes), and its first acquisition takes a fresh node that nobody
+ * else uses from first_fn() (a pool's; its `locked` is never read: an
+ * empty tail is free), out of line, once in the lock's life.  When the
+ * lock is done with, the node its tail holds (clof_<id>_idle_node:
+ * nobody's but the lock's, once the lock is unlocked and nobody waits)
+ * goes back to the pool.  Both types run the same functions (the
+ * clof_clh_q_* steps over the tail, clof_clh_lean_t): only the node the
+ * first acquisition takes over comes from elsewhere (checked as
+ * `clh.first-outside`, docs/verification.md).  No macro an includer
+ * defines changes either type.
  * The free mark (clof's own, 2026-11-27).  A release after an acquisition
  * that did not wait, which finds the tail still its own node (nobody
  * queued behind it), writes no node: it swaps the tail from its node to
@@ -141,50 +142,25 @@ typedef struct {
     clof_clh_node_t own;   /**< the context's first node */
 } CLOF_CACHE_ALIGNED clof_clh_ctx_t;
 
-#ifndef CLOF_CLH_FIRST_NODE
-/** The CLH lock: the tail and the initial node (an includer that defines
- *  CLOF_CLH_FIRST_NODE() gives the first node from its pool instead). */
+/** The tail of a CLH lock, the state every CLH type runs on: clof_clh_t
+ *  holds it with its first node; CLOF_CLH_LEAN declares a lock that is
+ *  the tail alone. */
 typedef struct {
-    CLOF_ATOMICPTR(clof_clh_node_t) tail; /**< NULL stands for &first */
-    clof_clh_node_t first;                /**< the initial, unlocked node */
+    CLOF_ATOMICPTR(clof_clh_node_t) tail; /**< NULL: no acquisition yet */
+} clof_clh_lean_t;
+
+/** Where the first acquisition of a CLH lock (an empty tail) gets the
+ *  node it takes over: a fresh, unlocked node nobody else uses. */
+typedef clof_clh_node_t *clof_clh_first_fn(clof_clh_lean_t *q);
+
+/** The CLH lock: the tail and the initial node. */
+typedef struct {
+    clof_clh_lean_t q;     /**< the tail; NULL stands for &first */
+    clof_clh_node_t first; /**< the initial, unlocked node */
 } CLOF_CACHE_ALIGNED clof_clh_t;
 
 /** Static initializer of an unlocked CLH lock. */
-#define CLOF_CLH_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL), {CLOF_ATOMIC32_INIT(0)}}
-
-/** Initialise an unlocked CLH lock (all-zero bytes are one too). */
-static inline void clof_clh_init(clof_clh_t *l)
-{
-    clof_atomicptr_write_rlx(&l->tail, (clof_clh_node_t *)NULL);
-    clof_atomic32_write_rlx(&l->first.locked, 0);
-}
-
-/* The first node, for the acquisition that finds the tail empty. */
-static inline clof_clh_node_t *clof_clh_first_(clof_clh_t *l)
-{
-    return &l->first;
-}
-#else
-typedef struct {
-    CLOF_ATOMICPTR(clof_clh_node_t) tail; /* NULL: no acquisition yet */
-} clof_clh_t;
-
-#define CLOF_CLH_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
-
-static inline void clof_clh_init(clof_clh_t *l)
-{
-    clof_atomicptr_write_rlx(&l->tail, (clof_clh_node_t *)NULL);
-}
-
-/* The first node, from the includer's pool: once in the lock's life, by
- * the acquisition whose exchange found the tail empty (it holds the lock
- * already, so no other thread asks for this lock's). */
-CLOF_SLOW clof_clh_node_t *clof_clh_first_(clof_clh_t *l)
-{
-    (void)l;
-    return CLOF_CLH_FIRST_NODE();
-}
-#endif
+#define CLOF_CLH_INITIALIZER {{CLOF_ATOMICPTR_INIT(NULL)}, {CLOF_ATOMIC32_INIT(0)}}
 
 /* The free mark: the tail's low bit (nodes are cache-line aligned). */
 static inline bool clof_clh_marked_(const clof_clh_node_t *t)
@@ -213,22 +189,25 @@ static inline bool clof_clh_may_mark_(const clof_clh_node_t *pred)
     return clof_clh_marked_(pred);
 }
 
+/* ---- the algorithm, once, over the tail q --------------------------------
+ * first: where the acquisition that finds the tail empty gets its node
+ * (clof_clh_t: its own `first`; a lean lock: its first_fn).  The front
+ * ends below pass a constant, so the call is direct once inlined, and it
+ * is on the path that runs once in a lock's life. */
+
 /* The node the tail of an unlocked lock without waiters holds (NULL if the
  * lock was never acquired): nobody's but the lock's.  Whoever frees or
  * reuses the lock's memory may take it (the first node outside, above). */
-/** The node an idle lock's tail holds, NULL if l was never acquired:
- * nobody's but the lock's, for whoever frees or reuses its memory. */
-static inline clof_clh_node_t *clof_clh_idle_node(clof_clh_t *l)
+static inline clof_clh_node_t *clof_clh_q_idle_node_(clof_clh_lean_t *q)
 {
-    return clof_clh_unmark_(clof_atomicptr_read_rlx(&l->tail));
+    return clof_clh_unmark_(clof_atomicptr_read_rlx(&q->tail));
 }
 
 /* Whether the tail says free (empty, marked, or its node unlocked): true
  * of an unlocked lock without waiters, once its last release has returned. */
-/** Whether l is idle: unlocked, no waiter, its last release returned. */
-static inline bool clof_clh_idle(clof_clh_t *l)
+static inline bool clof_clh_q_idle_(clof_clh_lean_t *q)
 {
-    clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
+    clof_clh_node_t *t = clof_atomicptr_read_rlx(&q->tail);
     return t == NULL || clof_clh_marked_(t) ||
            clof_atomic32_read_rlx(&t->locked) == 0;
 }
@@ -253,20 +232,18 @@ CLOF_SLOW void clof_clh_wait_(clof_clh_ctx_t *c, clof_clh_node_t *me,
     c->pred = pred; /* unmarked: it waited */
 }
 
-/** Acquire the CLH lock l, waiting until it is free (wait.h's policy:
- * spin, yield, park).  c: this acquisition's context, kept until the
- * release. */
-CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
+CLOF_INLINE void clof_clh_q_acquire_(clof_clh_lean_t *q, clof_clh_ctx_t *c,
+                                     clof_clh_first_fn *first)
 {
     clof_clh_node_t *me = clof_clh_mynode_(c);
     clof_atomic32_write_rlx(&me->locked, 1);
-    clof_clh_node_t *pred = clof_atomicptr_xchg(&l->tail, me);
+    clof_clh_node_t *pred = clof_atomicptr_xchg(&q->tail, me);
     if (CLOF_LIKELY(clof_clh_marked_(pred))) { /* free: a marking release's */
         c->pred = pred; /* marked: did not wait */
         return;
     }
     if (CLOF_UNLIKELY(pred == NULL)) { /* free: the first acquisition */
-        c->pred = clof_clh_mark_(clof_clh_first_(l));
+        c->pred = clof_clh_mark_(first(q));
         return;
     }
     /* held or released unmarked: its owner's release writes `locked` */
@@ -278,14 +255,14 @@ CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
 
 /* tryacquire on an unmarked tail `t`, out of line: free if its node is
  * unlocked (a release after a contended acquisition does not mark). */
-CLOF_SLOW bool clof_clh_tryacquire_unmarked_(clof_clh_t *l, clof_clh_ctx_t *c,
+CLOF_SLOW bool clof_clh_tryacquire_unmarked_(clof_clh_lean_t *q, clof_clh_ctx_t *c,
                                              clof_clh_node_t *t)
 {
     if (clof_atomic32_read_rlx(&t->locked) != 0)
         return false;
     clof_clh_node_t *me = clof_clh_mynode_(c);
     clof_atomic32_write_rlx(&me->locked, 1);
-    if (clof_atomicptr_cmpxchg(&l->tail, t, me) != t)
+    if (clof_atomicptr_cmpxchg(&q->tail, t, me) != t)
         return false;
     /* the node may have been reused between the read and the
      * compare-exchange (ABA): then its new holder is my predecessor, and
@@ -296,27 +273,26 @@ CLOF_SLOW bool clof_clh_tryacquire_unmarked_(clof_clh_t *l, clof_clh_ctx_t *c,
 }
 
 /* tryacquire on a free tail `t` (empty or marked): my node in its place */
-CLOF_INLINE bool clof_clh_try_free_(clof_clh_t *l, clof_clh_ctx_t *c,
-                                    clof_clh_node_t *t)
+CLOF_INLINE bool clof_clh_try_free_(clof_clh_lean_t *q, clof_clh_ctx_t *c,
+                                    clof_clh_node_t *t, clof_clh_first_fn *first)
 {
     clof_clh_node_t *me = clof_clh_mynode_(c);
     clof_atomic32_write_rlx(&me->locked, 1);
-    if (clof_atomicptr_cmpxchg(&l->tail, t, me) != t)
+    if (clof_atomicptr_cmpxchg(&q->tail, t, me) != t)
         return false;
-    c->pred = t != NULL ? t : clof_clh_mark_(clof_clh_first_(l));
+    c->pred = t != NULL ? t : clof_clh_mark_(first(q));
     return true;
 }
 
-/** Acquire the CLH lock l if that needs no waiting: true when it is
- * held with context c, false (nothing held) otherwise. */
-CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
+CLOF_INLINE bool clof_clh_q_tryacquire_(clof_clh_lean_t *q, clof_clh_ctx_t *c,
+                                        clof_clh_first_fn *first)
 {
-    clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
+    clof_clh_node_t *t = clof_atomicptr_read_rlx(&q->tail);
     /* free: empty (the first node) or marked by its last release; an
      * unmarked tail is held, or free behind a release that did not mark */
     if (CLOF_UNLIKELY(t != NULL && !clof_clh_marked_(t)))
-        return clof_clh_tryacquire_unmarked_(l, c, t);
-    return clof_clh_try_free_(l, c, t);
+        return clof_clh_tryacquire_unmarked_(q, c, t);
+    return clof_clh_try_free_(q, c, t, first);
 }
 
 /* tryacquire's common case alone (a marked tail), for a caller that
@@ -324,37 +300,149 @@ CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
  * under cr: (cr.h), which then calls nothing and needs no stack frame.
  * false also where tryacquire looks further: an unmarked tail (usually
  * held) and the lock's first acquisition. */
-CLOF_INLINE bool clof_clh_tryacquire_quick_(clof_clh_t *l, clof_clh_ctx_t *c)
+CLOF_INLINE bool clof_clh_q_tryacquire_quick_(clof_clh_lean_t *q, clof_clh_ctx_t *c,
+                                              clof_clh_first_fn *first)
 {
-    clof_clh_node_t *t = clof_atomicptr_read_rlx(&l->tail);
+    clof_clh_node_t *t = clof_atomicptr_read_rlx(&q->tail);
     if (CLOF_UNLIKELY(!clof_clh_marked_(t)))
         return false;
-    return clof_clh_try_free_(l, c, t);
+    return clof_clh_try_free_(q, c, t, first);
 }
 
-/** Release the CLH lock l, held by the caller with context c. */
-CLOF_INLINE void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
+CLOF_INLINE void clof_clh_q_release_(clof_clh_lean_t *q, clof_clh_ctx_t *c)
 {
-    (void)l;
     clof_clh_node_t *me = c->node;
     clof_clh_node_t *pred = c->pred;
     if (CLOF_LIKELY(clof_clh_may_mark_(pred)) &&
-        clof_atomicptr_read_rlx(&l->tail) == me &&
-        clof_atomicptr_cmpxchg_rel(&l->tail, me, pred) == me)
+        clof_atomicptr_read_rlx(&q->tail) == me &&
+        clof_atomicptr_cmpxchg_rel(&q->tail, me, pred) == me)
         return; /* nobody queued: the lock is free, idle on pred; mine stays */
     /* the paper's release: after a wait, or with a successor behind me */
     c->node = clof_clh_unmark_(pred); /* take over the predecessor's node
                                          (without the may-mark bit) */
     clof_atomic32_write_wakeable(&me->locked, 0);
-    if (CLOF_WAIT_CAN_PARK && clof_atomicptr_read(&l->tail) != me)
+    if (CLOF_WAIT_CAN_PARK && clof_atomicptr_read(&q->tail) != me)
         clof_atomic32_wake(&me->locked, 0);
+}
+
+CLOF_INLINE bool clof_clh_q_has_waiters_(clof_clh_lean_t *q, clof_clh_ctx_t *c)
+{
+    return clof_atomicptr_read_rlx(&q->tail) != c->node;
+}
+
+/* ---- clof_clh_t: the first node in the lock ------------------------------ */
+
+/* The first node of a clof_clh_t: its own (q is the lock's first member). */
+static inline clof_clh_node_t *clof_clh_own_first_(clof_clh_lean_t *q)
+{
+    return &((clof_clh_t *)(void *)q)->first;
+}
+
+/** Initialise an unlocked CLH lock (all-zero bytes are one too). */
+static inline void clof_clh_init(clof_clh_t *l)
+{
+    clof_atomicptr_write_rlx(&l->q.tail, (clof_clh_node_t *)NULL);
+    clof_atomic32_write_rlx(&l->first.locked, 0);
+}
+
+/** The node an idle lock's tail holds, NULL if l was never acquired:
+ * nobody's but the lock's, for whoever frees or reuses its memory. */
+static inline clof_clh_node_t *clof_clh_idle_node(clof_clh_t *l)
+{
+    return clof_clh_q_idle_node_(&l->q);
+}
+
+/** Whether l is idle: unlocked, no waiter, its last release returned. */
+static inline bool clof_clh_idle(clof_clh_t *l)
+{
+    return clof_clh_q_idle_(&l->q);
+}
+
+/** Acquire the CLH lock l, waiting until it is free (wait.h's policy:
+ * spin, yield, park).  c: this acquisition's context, kept until the
+ * release. */
+CLOF_INLINE void clof_clh_acquire(clof_clh_t *l, clof_clh_ctx_t *c)
+{
+    clof_clh_q_acquire_(&l->q, c, clof_clh_own_first_);
+}
+
+/** Acquire the CLH lock l if that needs no waiting: true when it is
+ * held with context c, false (nothing held) otherwise. */
+CLOF_INLINE bool clof_clh_tryacquire(clof_clh_t *l, clof_clh_ctx_t *c)
+{
+    return clof_clh_q_tryacquire_(&l->q, c, clof_clh_own_first_);
+}
+
+/* tryacquire's common case alone (clof_clh_q_tryacquire_quick_). */
+CLOF_INLINE bool clof_clh_tryacquire_quick_(clof_clh_t *l, clof_clh_ctx_t *c)
+{
+    return clof_clh_q_tryacquire_quick_(&l->q, c, clof_clh_own_first_);
+}
+
+/** Release the CLH lock l, held by the caller with context c. */
+CLOF_INLINE void clof_clh_release(clof_clh_t *l, clof_clh_ctx_t *c)
+{
+    clof_clh_q_release_(&l->q, c);
 }
 
 /** Whether a thread waits for the CLH lock l (for its owner, with its
  * context c): the hint a composition's hand-over decision reads. */
 CLOF_INLINE bool clof_clh_has_waiters(clof_clh_t *l, clof_clh_ctx_t *c)
 {
-    return clof_atomicptr_read_rlx(&l->tail) != c->node;
+    return clof_clh_q_has_waiters_(&l->q, c);
 }
+
+/* ---- CLOF_CLH_LEAN: the first node outside the lock ----------------------- */
+
+/** Declare clof_<id>_t, a CLH lock that is its tail alone (8 bytes), whose
+ * first acquisition takes its node from first_fn(), a function of no
+ * arguments that returns a clof_clh_node_t *: a fresh, unlocked node
+ * nobody else uses, asked once in the lock's life (the embedding variant,
+ * at the top of this header).  It has the lock interface
+ * of clof_clh_t: clof_<id>_init, _acquire, _tryacquire, _release,
+ * _has_waiters, _idle_node, _idle and _tryacquire_quick_, with the
+ * context clof_<id>_ctx_t = clof_clh_ctx_t, and CLH's properties
+ * (CLOF_CLH_FAIR ...; a macro cannot declare CLOF_<ID>_*, so a caller
+ * that needs them by the new name defines them as CLH's).  Zero bytes are
+ * an unlocked lock, CLOF_CLH_LEAN_INITIALIZER a static one.  Example:
+ *
+ *     static clof_clh_node_t *my_node_get(void);  (from a pool)
+ *     CLOF_CLH_LEAN(myclh, my_node_get);
+ *     clof_myclh_t lock;  (8 bytes)  */
+#define CLOF_CLH_LEAN(id, first_fn)                                            \
+    typedef clof_clh_lean_t clof_##id##_t;                                     \
+    static inline clof_clh_node_t *clof_##id##_first_(clof_clh_lean_t *q)      \
+    {                                                                          \
+        (void)q;                                                               \
+        return first_fn();                                                     \
+    }                                                                          \
+    static inline __attribute__((unused)) void clof_##id##_init(clof_##id##_t *l) \
+    { clof_atomicptr_write_rlx(&l->tail, (clof_clh_node_t *)NULL); }           \
+    static inline __attribute__((unused)) clof_clh_node_t *clof_##id##_idle_node( \
+        clof_##id##_t *l)                                                      \
+    { return clof_clh_q_idle_node_(l); }                                       \
+    static inline __attribute__((unused)) bool clof_##id##_idle(clof_##id##_t *l) \
+    { return clof_clh_q_idle_(l); }                                            \
+    CLOF_INLINE void clof_##id##_acquire(clof_##id##_t *l, clof_clh_ctx_t *c)  \
+    {                                                                          \
+        clof_clh_q_acquire_(l, c, clof_##id##_first_);                         \
+    }                                                                          \
+    CLOF_INLINE bool clof_##id##_tryacquire(clof_##id##_t *l, clof_clh_ctx_t *c) \
+    {                                                                          \
+        return clof_clh_q_tryacquire_(l, c, clof_##id##_first_);               \
+    }                                                                          \
+    CLOF_INLINE bool clof_##id##_tryacquire_quick_(clof_##id##_t *l,           \
+                                                   clof_clh_ctx_t *c)          \
+    {                                                                          \
+        return clof_clh_q_tryacquire_quick_(l, c, clof_##id##_first_);         \
+    }                                                                          \
+    CLOF_INLINE void clof_##id##_release(clof_##id##_t *l, clof_clh_ctx_t *c)  \
+    { clof_clh_q_release_(l, c); }                                             \
+    CLOF_INLINE bool clof_##id##_has_waiters(clof_##id##_t *l, clof_clh_ctx_t *c) \
+    { return clof_clh_q_has_waiters_(l, c); }                                  \
+    typedef clof_clh_ctx_t clof_##id##_ctx_t /* (the caller's semicolon) */
+
+/** Initializer of an unlocked lean CLH lock (CLOF_CLH_LEAN). */
+#define CLOF_CLH_LEAN_INITIALIZER {CLOF_ATOMICPTR_INIT(NULL)}
 
 #endif /* CLOF_LOCK_CLH_H */
