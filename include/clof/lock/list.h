@@ -74,7 +74,7 @@
     R(X, twa, TWA, WORD, "twa", "",                                            \
       "TWA: ticket lock whose far waiters wait in a shared array",             \
       "Dice and Kogan, Euro-Par 2019")                                        \
-    R(X, recip, RECIP, WORD, "rcp", "",                                        \
+    R(X, recip, RECIP, WORD, "rcp", "rcp",                                     \
       "Reciprocating lock: constant-time arrival and release, bounded bypass", \
       "Dice and Kogan, PPoPP 2025")
 
