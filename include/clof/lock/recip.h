@@ -32,10 +32,13 @@
  * Patent: US patent application 2026/0050478 A1, "Reciprocating Locks"
  * (published 19 February 2026), claims this arrival/entry queue scheme;
  * its assignee is not in the record we read (the authors are at Oracle
- * Labs).  Ours: the gate is reset by the waiter once it has read it (so an
- * idle context's gate is NULL and the uncontended path stores no gate),
- * the context carries the successor and the eos from acquire to release,
- * and the waiting policy's parking and nudges.
+ * Labs).  Ours: the context carries the successor and the eos from
+ * acquire to release, and the waiting policy's parking and nudges.  The
+ * gate is reset at arrival, before the exchange, as in the paper: reset by
+ * the waiter once it has read the gate instead (so that the uncontended
+ * path stores no gate, one instruction less), the store sat on the
+ * hand-over's path and the simulator put the lock at 0.79-0.95x MCS
+ * instead of 1.00-1.05x (frontier.md).
  * Properties: not FIFO: bounded bypass.  Segments are served in the order
  * they were detached and each segment newest first, so a waiter is
  * overtaken only by the threads that arrived after it in its own segment,
@@ -43,8 +46,8 @@
  * and its own segment, whatever the other threads do (the paper's
  * anti-starvation property).  Context = the wait element of one
  * acquisition (a cache line); native has_waiters (a successor, or
- * `arrivals` moved from the eos); zero bytes are an unlocked lock and an
- * idle context; thread-oblivious with the same context.  As with Hemlock,
+ * `arrivals` moved from the eos); zero bytes are an unlocked lock (and a
+ * context needs no initialisation); thread-oblivious with the same context.  As with Hemlock,
  * nobody dereferences a context after its release returns: it may live on
  * the stack.  (The paper needs one wait element per thread however many
  * locks it holds, as an element is idle once its lock is held; here the
@@ -53,25 +56,17 @@
  * Size: lock 8 bytes; context 64 bytes.
  *
  * Memory orders (`spin`, and the model checkers' and simulator's awaits):
+ *   the gate's reset to NULL, before the arrival exchange, is relaxed: the
+ *     exchange publishes it (below).
  *   the arrival exchange is seq_cst (acquire and release; free on x86, as
  *     MCS's).  Acquire: an arrival that gets NULL reads the release's
  *     compare-exchange (release) and so follows its critical section;
  *     relaxed, it misses that section (the seeded bug recip-arrive-relaxed).
  *     Release, paired with the acquire of whoever reads this exchange (the
  *     next arrival's exchange, or the detaching one): that reader later
- *     writes this context's gate, so the gate's last reset to NULL (below)
- *     happens before that write and cannot overwrite it.  Within one lock
- *     the hand-over chain orders the reset too (it precedes the context's
- *     previous release, which precedes every later owner), so vc's basic
- *     client, one lock, finds the release half and the detaching
- *     exchange's acquire (below) removable; they are what orders a context
- *     that last waited on another lock (a context serves one acquisition
- *     at a time, of any lock).
- *   the gate's reset to NULL, by the waiter once it has read the gate, is
- *     relaxed: it is sequenced before the context's next arrival exchange
- *     (release, above); a zero-filled context's gate is the initial NULL,
- *     and a context that took the lock without waiting never had it
- *     written.
+ *     writes this context's gate, so the reset happens before that write
+ *     and cannot overwrite it; relaxed, the reset may follow the hand-over
+ *     in modification order and the waiter waits forever.
  *   the hand-over (the gate written with the eos) is a waking write
  *     (release); the waiter's await of a non-NULL gate is acquire: it reads
  *     the critical section of the thread that admits it.  Either relaxed,
@@ -92,9 +87,9 @@
  *   succ and eos are plain fields of the context: only its owner (the
  *     thread that holds the lock with it) reads and writes them.
  *   tryacquire: compare-exchange NULL -> c, acquire (the previous release's
- *     compare-exchange); no release half: the arrival that takes c for its
- *     successor compares it with the eos and never writes c's gate (as for
- *     an arrival that finds the lock free).
+ *     compare-exchange); no release half, and no reset of c's gate: the
+ *     arrival that takes c for its successor compares it with the eos and
+ *     never writes c's gate (as for an arrival that finds the lock free).
  *   has_waiters: relaxed read of `arrivals`; a hint to the owner.
  * Under spin-park (waiters may sleep) the orders stay: the hand-over is the
  *   only store a waiter sleeps on, and it is a waking write (seq_cst there,
@@ -158,8 +153,6 @@ CLOF_SLOW void clof_recip_wait_(clof_recip_ctx_t *c, clof_recip_ctx_t *tail)
     clof_recip_ctx_t *succ = tail == CLOF_RECIP_LOCKED_EMPTY ? NULL : tail;
     clof_recip_ctx_t *eos =
         clof_atomicptr_await_neq_acq(&c->gate, (clof_recip_ctx_t *)NULL);
-    /* idle again: the next writer finds c through a later arrival exchange */
-    clof_atomicptr_write_rlx(&c->gate, (clof_recip_ctx_t *)NULL);
     if (succ == eos) { /* the last of the segment */
         succ = NULL;
         eos = CLOF_RECIP_LOCKED_EMPTY;
@@ -175,6 +168,7 @@ CLOF_SLOW void clof_recip_wait_(clof_recip_ctx_t *c, clof_recip_ctx_t *tail)
  * the release. */
 CLOF_INLINE void clof_recip_acquire(clof_recip_t *l, clof_recip_ctx_t *c)
 {
+    clof_atomicptr_write_rlx(&c->gate, (clof_recip_ctx_t *)NULL);
     clof_recip_ctx_t *tail = clof_atomicptr_xchg(&l->arrivals, c);
     if (CLOF_LIKELY(tail == NULL)) {
         c->succ = NULL;
