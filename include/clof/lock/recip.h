@@ -38,7 +38,7 @@
  * the waiter once it has read the gate instead (so that the uncontended
  * path stores no gate, one instruction less), the store sat on the
  * hand-over's path and the simulator put the lock at 0.79-0.95x MCS
- * instead of 1.00-1.05x (frontier.md).
+ * instead of 1.01-1.05x (frontier.md).
  * Properties: not FIFO: bounded bypass.  Segments are served in the order
  * they were detached and each segment newest first, so a waiter is
  * overtaken only by the threads that arrived after it in its own segment,
