@@ -27,8 +27,11 @@
  * `arrivals` with LOCKED_EMPTY, which the detaching exchange left there.
  * The eos is only ever compared, never dereferenced.
  * Paper: Dave Dice and Alex Kogan (Oracle Labs), "Reciprocating Locks",
- * PPoPP 2025 (long form: arXiv 2501.02380): the arrival word, the two
- * segments, LOCKED_EMPTY and the end-of-segment mark are the paper's.
+ * PPoPP 2025 (long form: arXiv 2501.02380): the arrival word and its
+ * encoding (LOCKED_EMPTY), the two segments and their order are the
+ * paper's, as its abstract, the patent application below and descriptions
+ * of its listing give them (its full text was not at hand); the
+ * end-of-segment mark follows from that encoding.
  * Patent: US patent application 2026/0050478 A1, "Reciprocating Locks"
  * (published 19 February 2026), claims this arrival/entry queue scheme;
  * its assignee is not in the record we read (the authors are at Oracle
@@ -47,8 +50,8 @@
  * anti-starvation property).  Context = the wait element of one
  * acquisition (a cache line); native has_waiters (a successor, or
  * `arrivals` moved from the eos); zero bytes are an unlocked lock (and a
- * context needs no initialisation); thread-oblivious with the same context.  As with Hemlock,
- * nobody dereferences a context after its release returns: it may live on
+ * context needs no initialisation); thread-oblivious with the same
+ * context.  As with Hemlock, nobody dereferences a context after its release returns: it may live on
  * the stack.  (The paper needs one wait element per thread however many
  * locks it holds, as an element is idle once its lock is held; here the
  * context also carries the successor and the eos, so it serves one
@@ -120,8 +123,8 @@
 /** The Reciprocating lock's context: the wait element of one acquisition
  *  (one cache line: its waiter spins on it). */
 typedef struct clof_recip_ctx {
-    /** NULL while waiting (and idle); the admitting release writes the
-     *  end of the segment here */
+    /** NULL from the arrival until the admitting release writes the end
+     *  of the segment here */
     CLOF_ATOMICPTR(struct clof_recip_ctx) gate;
     struct clof_recip_ctx *succ; /**< the next owner of the segment (owner's) */
     struct clof_recip_ctx *eos;  /**< the end of the segment (owner's) */
