@@ -52,10 +52,11 @@
  * `arrivals` moved from the eos); zero bytes are an unlocked lock (and a
  * context needs no initialisation); thread-oblivious with the same
  * context.  As with Hemlock, nobody dereferences a context after its
- * release returns: it may live on the stack.  (The paper needs one wait element per thread however many
- * locks it holds, as an element is idle once its lock is held; here the
- * context also carries the successor and the eos, so it serves one
- * acquisition at a time, as every clof context does.)
+ * release returns: it may live on the stack.  (The paper needs one wait
+ * element per thread however many locks it holds, as an element is idle
+ * once its lock is held; here the context also carries the successor and
+ * the eos, so it serves one acquisition at a time, as every clof context
+ * does.)
  * Size: lock 8 bytes; context 64 bytes.
  *
  * Memory orders (`spin`, and the model checkers' and simulator's awaits):
