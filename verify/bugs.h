@@ -44,6 +44,16 @@ static const vc_bug_t vc_bugs[] = {
      "long-term waiter reads the new slot value but the old grant and waits "
      "on a slot that no one will change",
      VC_FADD, VC_REL, VC_RLX, NULL, "clof_twa_release", 0},
+    {"recip-arrive-relaxed", "recip",
+     "Reciprocating lock whose arrival exchange on `arrivals` is relaxed: an "
+     "arrival that finds the lock free (NULL) does not synchronize with the "
+     "release that freed it and misses its critical section",
+     VC_XCHG, VC_SEQ, VC_RLX, NULL, "clof_recip_acquire", 0},
+    {"recip-detach-relaxed", "recip",
+     "Reciprocating lock whose release detaches the arrival stack with a "
+     "relaxed exchange: the newest arrival's reset of its gate may follow "
+     "the hand-over in mo, and it waits forever",
+     VC_XCHG, VC_ACQ, VC_RLX, NULL, "clof_recip_pass_", 1},
     {"acohort-fast-take-acquire", "a-c-bo-bo.timed.fast",
      "A-C-BO-BO whose global lock's owner takes HELD with a relaxed CAS (the "
      "fast owner's critical section is not ordered before its own)",

@@ -42,10 +42,52 @@
 CLOF_BASIC_LOCKS(X)
 #undef X
 
+/* <L>.bypass, the bound on bypass of a lock that is not FIFO but bounds
+ * it (the Reciprocating lock): 2 threads, T0 acquiring three times, T1
+ * once.  When T0, holding the lock, finds has_waiters true, T1 has arrived
+ * (it is the only other thread), and T1 must be the next to enter: T0 may
+ * not overtake a waiter it has seen (for the Reciprocating lock: T1 is in
+ * T0's entry segment, or in the arrival stack that T0's release detaches;
+ * T0 itself arrives after that).  A lock without the bound (TTAS) fails
+ * it; a FIFO lock passes it.  It checks has_waiters too: a true answer
+ * with nobody arrived lets T0 in again. */
+#define VC_BYPASS_CLIENT_(L)                                                   \
+    static bool L##_bp_seen; /* T0's last critical section saw a waiter */     \
+    static void L##_bp_thread(void *arg, int t)                                \
+    {                                                                          \
+        (void)arg;                                                             \
+        for (int i = 0; i < (t == 0 ? 3 : 1); i++) {                           \
+            clof_##L##_acquire(&L##_lock, &L##_ctx[t]);                        \
+            vc_client_cs();                                                    \
+            vc_assert(t != 0 || !L##_bp_seen,                                  \
+                      "T0 entered again before the waiter it had seen");       \
+            L##_bp_seen = t == 0 && clof_##L##_has_waiters(&L##_lock, &L##_ctx[t]); \
+            clof_##L##_release(&L##_lock, &L##_ctx[t]);                        \
+        }                                                                      \
+    }                                                                          \
+    static void L##_bp_setup(void *arg)                                        \
+    {                                                                          \
+        L##_setup(arg);                                                        \
+        L##_bp_seen = false;                                                   \
+    }                                                                          \
+    static void L##_bp_final(void *arg)                                        \
+    {                                                                          \
+        (void)arg;                                                             \
+        vc_client_final_common();                                              \
+        vc_assert(vc_acquired == 4, "an acquisition went missing");            \
+    }
+VC_BYPASS_CLIENT_(recip)
+
 #define X(L, U)                                                                \
     {#L, "basic", "basic lock " #L ": 3 threads, T0 twice, T2 tries first",   \
      3, L##_setup, L##_thread, L##_final, NULL, "", 2},
-const vc_client_t vc_clients_basic[] = {CLOF_BASIC_LOCKS(X){NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0}};
+const vc_client_t vc_clients_basic[] = {
+    CLOF_BASIC_LOCKS(X)
+    {"recip.bypass", "basic",
+     "Reciprocating lock's bounded bypass: 2 threads, T0 thrice; T0 seeing "
+     "a waiter is not the next to enter",
+     2, recip_bp_setup, recip_bp_thread, recip_bp_final, NULL, "", 2},
+    {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0}};
 #undef X
 
 static clof_clh_node_t vc_clh_pool; /* the pool: one node */

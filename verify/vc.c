@@ -1186,6 +1186,14 @@ __attribute__((noinline)) uint64_t vc_access(int kind, void *addr, int size,
         return 0; /* mutation: fence removed */
     if (mo == VC_NOMO)
         mo = VC_RLX;
+    if (kind != VC_FENCE && (uintptr_t)addr < 4096) {
+        /* a NULL or tagged pointer dereferenced (a lock that lost track of
+         * its queue, e.g. under a weakened order): a violation, not a crash
+         * of the checker */
+        fail("invalid pointer", "T%d: access to address %p",
+             (int)(t - thr), addr);
+        fiber_abort();
+    }
     op_t *op = &t->op;
     op->kind = kind;
     op->addr = addr;

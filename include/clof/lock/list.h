@@ -23,6 +23,7 @@
 #include <clof/lock/hemlock.h>
 #include <clof/lock/hemlock_ctr.h>
 #include <clof/lock/twa.h>
+#include <clof/lock/recip.h>
 
 /* ---- the registry of basic locks -------------------------------------------
  * One row per lock, and the lock's header included above: everything else
@@ -72,10 +73,13 @@
       "CLoF (SOSP'21) 2.1, 4; Dice and Kogan 2021")                           \
     R(X, twa, TWA, WORD, "twa", "",                                            \
       "TWA: ticket lock whose far waiters wait in a shared array",             \
-      "Dice and Kogan, Euro-Par 2019")
+      "Dice and Kogan, Euro-Par 2019")                                        \
+    R(X, recip, RECIP, WORD, "rcp", "rcp",                                     \
+      "Reciprocating lock: constant-time arrival and release, bounded bypass", \
+      "Dice and Kogan, PPoPP 2025")
 
 /** X(name, NAME) for every basic lock of the registry: X(tas, TAS) ...
- *  X(twa, TWA), so that code for "every basic lock" spells
+ *  X(recip, RECIP), so that code for "every basic lock" spells
  *  the list once. */
 #define CLOF_BASIC_LOCKS(X) CLOF_LOCK_REGISTRY(CLOF_LOCK_ROW_ID_, X)
 /** A row of the registry as X(id, ID): CLOF_BASIC_LOCKS's row macro. */
