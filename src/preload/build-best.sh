@@ -172,6 +172,14 @@ locks="$(sed -n 's/^set(PL_COMPOSITION_LOCKS \(.*\))$/\1/p' "$cm")"
 levels="$(sed -n 's/^set(PL_COMPOSITION_LEVELS \(.*\))$/\1/p' "$cm")"
 [ -n "$locks" ] && [ -n "$levels" ] || die "cannot read PL_COMPOSITION_LOCKS/LEVELS from $cm"
 python3 "$root/tools/gen_compositions.py" "$tmp/pl_gen_compositions.h" --locks "$locks" --max-levels "$levels" --pairs none
+# ... and the set, as src/preload/CMakeLists.txt writes it (pl_compositions.h checks the count)
+nparts=$(tr ',' '\n' <<< "$locks" | grep -c .)
+count=0 power=1
+for ((m = 1; m <= levels; m++)); do
+  power=$((power * nparts)); [ "$m" -gt 1 ] && count=$((count + power))
+done
+printf '#define PL_COMPOSITION_PARTS "%s"\n#define PL_COMPOSITION_MAX_LEVELS "%s"\n#define PL_COMPOSITION_COUNT %s\n' \
+  "${locks//,/ }" "$levels" "$count" > "$tmp/pl_composition_set.h"
 
 # the flags of the CMake build (CMakeLists.txt, src/preload/CMakeLists.txt),
 # without -g: what is compiled here would only be stripped again

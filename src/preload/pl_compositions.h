@@ -22,13 +22,10 @@
 #define CLOF_PRELOAD_COMPOSITIONS_H
 
 /* The set, as the build passes it to the generator (CMakeLists.txt
- * PL_COMPOSITION_LOCKS / PL_COMPOSITION_LEVELS) -- for the message below; a
- * test build with fewer (CLOF_PRELOAD_COMPOSITIONS) defines its own. */
-#ifndef PL_COMPOSITION_PARTS
-#define PL_COMPOSITION_PARTS "tkt mcs clh hem"
-#define PL_COMPOSITION_MAX_LEVELS "3"
-#define PL_COMPOSITION_COUNT (4 * 4 + 4 * 4 * 4)
-#endif
+ * PL_COMPOSITION_LOCKS / PL_COMPOSITION_LEVELS, or a test build's fewer,
+ * CLOF_PRELOAD_COMPOSITIONS): PL_COMPOSITION_PARTS, _MAX_LEVELS and _COUNT,
+ * for the check below. */
+#include "pl_composition_set.h"
 
 /* The name and the destroy of each composition, as PL_NUMA_LOCKS wants them
  * (pl_internal.h).  The destroy retires the tree, to be reused as it is by
