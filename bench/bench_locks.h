@@ -76,30 +76,31 @@
 
 /* ---- the clof basic locks: one generated adapter each ---------------- */
 
-#define BL_CLOF_ADAPTER_(name, NAME)                                           \
-    typedef clof_##name##_t bl_##name##_lock_t;                                \
-    typedef clof_##name##_ctx_t bl_##name##_ctx_t;                             \
-    static const char bl_##name##_str[] = #name;                               \
-    static inline void bl_##name##_init(bl_##name##_lock_t *l)                 \
+/* BL_ADAPTER_(id, lock, str): the adapter bl_<id>_* of the clof lock
+ * clof_<lock>_* (its one interface), named str on command lines */
+#define BL_ADAPTER_(id, lock, str)                                             \
+    typedef clof_##lock##_t bl_##id##_lock_t;                                  \
+    typedef clof_##lock##_ctx_t bl_##id##_ctx_t;                               \
+    static const char bl_##id##_str[] = str;                                   \
+    static inline void bl_##id##_init(bl_##id##_lock_t *l)                     \
     {                                                                          \
-        clof_##name##_init(l);                                                 \
+        clof_##lock##_init(l);                                                 \
     }                                                                          \
-    static inline void bl_##name##_ctx_init(bl_##name##_lock_t *l,             \
-                                            bl_##name##_ctx_t *c)              \
+    static inline void bl_##id##_ctx_init(bl_##id##_lock_t *l,                 \
+                                          bl_##id##_ctx_t *c)                  \
     {                                                                          \
         (void)l;                                                               \
         memset(c, 0, sizeof *c); /* a zero-filled context is valid */          \
     }                                                                          \
-    static inline void bl_##name##_acquire(bl_##name##_lock_t *l,              \
-                                           bl_##name##_ctx_t *c)               \
+    static inline void bl_##id##_acquire(bl_##id##_lock_t *l, bl_##id##_ctx_t *c) \
     {                                                                          \
-        clof_##name##_acquire(l, c);                                           \
+        clof_##lock##_acquire(l, c);                                           \
     }                                                                          \
-    static inline void bl_##name##_release(bl_##name##_lock_t *l,              \
-                                           bl_##name##_ctx_t *c)               \
+    static inline void bl_##id##_release(bl_##id##_lock_t *l, bl_##id##_ctx_t *c) \
     {                                                                          \
-        clof_##name##_release(l, c);                                           \
+        clof_##lock##_release(l, c);                                           \
     }
+#define BL_CLOF_ADAPTER_(name, NAME) BL_ADAPTER_(name, name, #name)
 CLOF_BASIC_LOCKS(BL_CLOF_ADAPTER_)
 #undef BL_CLOF_ADAPTER_
 
@@ -137,8 +138,8 @@ static inline void bl_pthread_release(bl_pthread_lock_t *l,
 
 /* ---- clh-lean: clh.h's embedding variant (CLOF_CLH_LEAN) ----------------
  * CLH as the preload library runs it: the lock is its tail alone (8 bytes)
- * and its first acquisition takes a node from bl_clh_lean_node (here
- * calloc'd, one per lock for the run), where clof_clh_t keeps that node
+ * and its first acquisition takes a node from bl_clh_lean_node (here a
+ * zeroed aligned_alloc, one per lock for the run), where clof_clh_t keeps that node
  * inside (128 bytes).  Beside clh, what a header user pays for either. */
 static clof_clh_node_t *bl_clh_lean_node(void)
 {
@@ -150,28 +151,7 @@ static clof_clh_node_t *bl_clh_lean_node(void)
     return memset(n, 0, sizeof(clof_clh_node_t));
 }
 CLOF_CLH_LEAN(clh_bl, bl_clh_lean_node);
-typedef struct {
-    clof_clh_bl_t l;
-} BENCH_ALIGNED bl_clh_lean_lock_t;
-typedef clof_clh_ctx_t bl_clh_lean_ctx_t;
-static const char bl_clh_lean_str[] = "clh-lean";
-static inline void bl_clh_lean_init(bl_clh_lean_lock_t *l)
-{
-    clof_clh_bl_init(&l->l);
-}
-static inline void bl_clh_lean_ctx_init(bl_clh_lean_lock_t *l, bl_clh_lean_ctx_t *c)
-{
-    (void)l;
-    memset(c, 0, sizeof *c);
-}
-static inline void bl_clh_lean_acquire(bl_clh_lean_lock_t *l, bl_clh_lean_ctx_t *c)
-{
-    clof_clh_bl_acquire(&l->l, c);
-}
-static inline void bl_clh_lean_release(bl_clh_lean_lock_t *l, bl_clh_lean_ctx_t *c)
-{
-    clof_clh_bl_release(&l->l, c);
-}
+BL_ADAPTER_(clh_lean, clh_bl, "clh-lean")
 
 /* The Concurrency Kit peers: left out with -DCLOF_BENCH_NO_CK (bench.cmake
  * does so where libck-dev has no build for the target, e.g. a cross build). */
