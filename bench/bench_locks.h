@@ -21,6 +21,7 @@
  * CLOF_BASIC_LOCKS, so a lock added there appears here) and the peers:
  *
  *   pthread    glibc pthread_mutex_t, default attributes
+ *   glibc-adaptive  glibc pthread_mutex_t, PTHREAD_MUTEX_ADAPTIVE_NP
  *   clh-lean   clof's CLH as the embedding variant CLOF_CLH_LEAN (its first
  *              node outside the lock, as the preload library runs it)
  *   ck-mcs     Concurrency Kit ck_spinlock_mcs (per-thread context)
@@ -131,6 +132,45 @@ static inline void bl_pthread_acquire(bl_pthread_lock_t *l,
 }
 static inline void bl_pthread_release(bl_pthread_lock_t *l,
                                       bl_pthread_ctx_t *c)
+{
+    (void)c;
+    pthread_mutex_unlock(&l->m);
+}
+
+/* ---- glibc-adaptive: glibc's PTHREAD_MUTEX_ADAPTIVE_NP ----------------------
+ * glibc's mutex that spins a while (a bound it adapts per mutex) before it
+ * sleeps: the candidate a program could have without clof, one attribute
+ * away (the preload library's CLOF_LOCK=glibc-adaptive gives it to every
+ * default mutex). */
+typedef struct {
+    pthread_mutex_t m;
+} BENCH_ALIGNED bl_glibc_adaptive_lock_t;
+typedef struct {
+    char unused_;
+} bl_glibc_adaptive_ctx_t;
+static const char bl_glibc_adaptive_str[] = "glibc-adaptive";
+static inline void bl_glibc_adaptive_init(bl_glibc_adaptive_lock_t *l)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+    pthread_mutex_init(&l->m, &a);
+    pthread_mutexattr_destroy(&a);
+}
+static inline void bl_glibc_adaptive_ctx_init(bl_glibc_adaptive_lock_t *l,
+                                              bl_glibc_adaptive_ctx_t *c)
+{
+    (void)l;
+    (void)c;
+}
+static inline void bl_glibc_adaptive_acquire(bl_glibc_adaptive_lock_t *l,
+                                             bl_glibc_adaptive_ctx_t *c)
+{
+    (void)c;
+    pthread_mutex_lock(&l->m);
+}
+static inline void bl_glibc_adaptive_release(bl_glibc_adaptive_lock_t *l,
+                                             bl_glibc_adaptive_ctx_t *c)
 {
     (void)c;
     pthread_mutex_unlock(&l->m);
@@ -699,7 +739,8 @@ BENCH_CR_LIST_(BL_CR_ADAPTER_)
 #define BENCH_CK_LOCKS(X)
 #endif
 #define BENCH_PEER_LOCKS(X)                                                    \
-    X(pthread, PTHREAD) BENCH_CK_LOCKS(X) BENCH_VSYNC_LOCKS(X)
+    X(pthread, PTHREAD) X(glibc_adaptive, GLIBC_ADAPTIVE) BENCH_CK_LOCKS(X)    \
+        BENCH_VSYNC_LOCKS(X)
 /* clof's own locks in another form, for comparison: through the atomics
  * shim, so they run simulated too */
 #define BENCH_VARIANT_LOCKS(X) X(clh_lean, CLH_LEAN)

@@ -79,7 +79,7 @@ from clof_select_common import (  # noqa: F401 (also this module's names, as bef
     write_json, write_ranking)
 
 DEFAULT_LOCKS = "tkt,mcs,clh,hem"
-DEFAULT_BASELINES = "mcs,hmcs,cna,c-bo-mcs,pthread"
+DEFAULT_BASELINES = "mcs,hmcs,cna,c-bo-mcs,pthread,glibc-adaptive"
 
 CMD = "select"
 
@@ -327,8 +327,11 @@ def plan(ctx, args):
     pl.cands_all = pl.cands + pl.cr_cands
     pl.locks = pl.cands_all + pl.baselines
     pl.glibc = "pthread" if "pthread" in pl.baselines and not pl.demo else None
-    pl.rank_cands = pl.cands_all + ([pl.glibc] if pl.glibc else [])
-    pl.rank_extra = [b for b in pl.baselines if b != pl.glibc]
+    # glibc's adaptive mutex competes too: a program could have it without
+    # clof, and the preload library gives it to every default mutex
+    pl.adaptive = "glibc-adaptive" if "glibc-adaptive" in pl.baselines and not pl.demo else None
+    pl.rank_cands = pl.cands_all + [x for x in (pl.glibc, pl.adaptive) if x]
+    pl.rank_extra = [b for b in pl.baselines if b not in (pl.glibc, pl.adaptive)]
     pl.total = len(pl.locks) * len(pl.run_threads) * args.runs
     return pl
 
@@ -403,7 +406,7 @@ def plan_candidates(ctx, args, pl, known):
             baselines = [b for b in baselines if b not in one_level_off]
     if args.simulate:
         # glibc and Concurrency Kit do not go through the atomics shim
-        off = [b for b in baselines if b == "pthread" or b.startswith("ck-")]
+        off = [b for b in baselines if b in ("pthread", "glibc-adaptive") or b.startswith("ck-")]
         baselines = [b for b in baselines if b not in off]
         if off and not args.quiet:
             sys.stderr.write("clof select: %s cannot be simulated (not built on clof's atomics "
@@ -524,6 +527,17 @@ def artifacts(ctx, args, pl, out, params, picked, vd, topo_path, topo_text, env_
         arts["clof-best.env"] = {"ok": True, "lock": "glibc"}
         arts["note"] = ("no clof_best.h or libclof-best.so: keep glibc's locks (%s)"
                         % vd["reason"])
+        say(arts["note"])
+    elif picked == "glibc-adaptive" and not args.no_artifacts and not demo:
+        # glibc's own mutex wins: no lock of clof's to build, the preload
+        # library runs glibc's adaptive mutex behind every default mutex
+        with open(os.path.join(out, "clof-best.env"), "w") as f:
+            f.write("# %s\n# clof run --select %s runs the program under the preload library, "
+                    "every default mutex glibc's adaptive one\nCLOF_LOCK=glibc-adaptive\n"
+                    % (vd["line"], out))
+        arts["clof-best.env"] = {"ok": True, "lock": "glibc-adaptive"}
+        arts["note"] = ("no clof_best.h or libclof-best.so: glibc's adaptive mutex won; "
+                        "clof-best.env sets CLOF_LOCK=glibc-adaptive")
         say(arts["note"])
     elif picked and not args.no_artifacts and not demo:
         h, levels = pl.h, pl.levels

@@ -10,7 +10,8 @@ docs/workflow.md "Your program as the benchmark").
    (mutexes, rwlocks) and how many threads it runs (sampled from /proc).
    When this run fails (exit status not 0, no --metric figure, killed at
    --timeout) the selection stops there: the error, a partial report.
-2. The candidates, from that profile: glibc's locks; for mutexes the basic
+2. The candidates, from that profile: glibc's locks; for mutexes glibc's
+   adaptive mutex (CLOF_LOCK=glibc-adaptive) and the basic
    locks of --locks (the preload library's CLOF_LOCK), their cr: versions
    when the program runs more threads than there are cpus, asl: ones when
    the cpus differ, hmcs and cna when the machine has more than one level;
@@ -93,6 +94,8 @@ def candidates(profile, nthreads, cpus, h, abbrs, rw_names):
     multi = len(h["levels"]) > 1
     out = [("glibc", {})]
     if mutex:
+        # glibc's adaptive mutex: a candidate the program could have without clof
+        out.append(("glibc-adaptive", {}))
         basic = [best.abbr_to_lock()[a] for a in abbrs]
         mx = basic + (["hmcs", "cna"] if multi else [])
         if nthreads > cpus:

@@ -44,6 +44,11 @@ static const vc_bug_t vc_bugs[] = {
      "long-term waiter reads the new slot value but the old grant and waits "
      "on a slot that no one will change",
      VC_FADD, VC_REL, VC_RLX, NULL, "clof_twa_release", 0},
+    {"fissile-release-relaxed", "fissile",
+     "Fissile lock whose release clears HELD with a relaxed subtraction: "
+     "the next owner's acquire does not synchronize with it and its "
+     "critical section races with the one before",
+     VC_FSUB, VC_REL, VC_RLX, NULL, "clof_fissile_release", 0},
     {"recip-arrive-relaxed", "recip",
      "Reciprocating lock whose arrival exchange on `arrivals` is relaxed: an "
      "arrival that finds the lock free (NULL) does not synchronize with the "

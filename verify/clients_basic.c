@@ -78,6 +78,47 @@ CLOF_BASIC_LOCKS(X)
     }
 VC_BYPASS_CLIENT_(recip)
 
+/* fissile.bypass, the Fissile lock's bound on bypass, with the bound 1
+ * (the lock's own CLOF_FISSILE_BYPASS is 64, more acquisitions than a
+ * client can make): 2 threads, T0 acquiring three times, T1 once.  In each
+ * critical section of T0 it counts the ones that find ALPHA in the word (a
+ * thread is the alpha, marked before or during that section).  The alpha
+ * can only be T1, and after its mark the fast path may take the word once
+ * (the bound); so at most two of T0's sections see the mark before T1
+ * enters: the one during which T1 marked it and one bypass.  A fast path
+ * that ignored the count would let T0 take all three. */
+static uint32_t fissile_bp_seen; /* T0's sections that saw ALPHA */
+static bool fissile_bp_t1_in;    /* T1 has entered */
+static void fissile_bp_thread(void *arg, int t)
+{
+    (void)arg;
+    for (int i = 0; i < (t == 0 ? 3 : 1); i++) {
+        clof_fissile_acquire_bounded_(&fissile_lock, 1);
+        vc_client_cs();
+        if (t == 1)
+            fissile_bp_t1_in = true;
+        else if (!fissile_bp_t1_in &&
+                 (clof_atomic32_read_rlx(&fissile_lock.state) & CLOF_FISSILE_ALPHA))
+            fissile_bp_seen++;
+        vc_assert(fissile_bp_seen <= 2, "T0 overtook the alpha more than the bound allows");
+        clof_fissile_release(&fissile_lock, &fissile_ctx[t]);
+    }
+}
+static void fissile_bp_setup(void *arg)
+{
+    fissile_setup(arg);
+    fissile_bp_seen = 0;
+    fissile_bp_t1_in = false;
+}
+static void fissile_bp_final(void *arg)
+{
+    (void)arg;
+    vc_client_final_common();
+    vc_assert(vc_acquired == 4, "an acquisition went missing");
+    vc_assert(clof_atomic32_read_rlx(&fissile_lock.state) == 0,
+              "the word is not free and unmarked at the end");
+}
+
 #define X(L, U)                                                                \
     {#L, "basic", "basic lock " #L ": 3 threads, T0 twice, T2 tries first",   \
      3, L##_setup, L##_thread, L##_final, NULL, "", 2},
@@ -87,6 +128,10 @@ const vc_client_t vc_clients_basic[] = {
      "Reciprocating lock's bounded bypass: 2 threads, T0 thrice; T0 seeing "
      "a waiter is not the next to enter",
      2, recip_bp_setup, recip_bp_thread, recip_bp_final, NULL, "", 2},
+    {"fissile.bypass", "basic",
+     "Fissile lock's bounded bypass (bound 1): 2 threads, T0 thrice; at most "
+     "two of T0's sections see the alpha's mark before it enters",
+     2, fissile_bp_setup, fissile_bp_thread, fissile_bp_final, NULL, "", 2},
     {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0}};
 #undef X
 

@@ -14,7 +14,8 @@
 # usage: bench/preload/oversub.sh [--bin DIR] [--lib FILE] [--threads "2 4 8 16"]
 #          [--repeats 5] [--duration 1] [--cs-lines 2] [--non-cs 100]
 #          [--locks "tas ttas .."] [--seed 1] [--out FILE] [--lib-b FILE]
-#          [--driver pl_mutexbench|pl_lockloop] [--iters N] [--spin-per-ns X]
+#          [--driver pl_mutexbench|pl_lockloop|pl_hotloop] [--iters N] [--work N]
+#          [--spin-per-ns X]
 # The work outside the critical section is the same in every run of a
 # series: pl_mutexbench's loop rate is measured once, before the first run
 # (the median of 5 measurements, pl_mutexbench --calibrate; in the record's
@@ -26,6 +27,11 @@
 # a fixed number of pairs per thread, --iters N, default 100000; nothing
 # outside the critical section, so --non-cs does not apply; the value is
 # still pairs/s: T x N over the time to the last thread's last unlock).
+# --driver pl_hotloop: the third (bench/preload/pl_hotloop.c: the hottest
+# oversubscribed shape: a static mutex, two increments inside, three of four
+# iterations straight back to the lock, the fourth first doing --work N
+# steps of private work, default 64; --duration applies, --cs-lines and
+# --non-cs do not).
 # --lib-b FILE: a second build of the library, for A/B in one run; a lock
 # named NAME@b in --locks runs NAME under it (e.g. --locks "cr:mcs cr:mcs@b"
 # with --lib-b build-other/lib/libclof-preload.so).
@@ -34,7 +40,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cmdline="$0"; for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
 bin="$root/build/bin"; lib="$root/build/lib/libclof-preload.so"
 threads="2 4 8 16"; repeats=5; duration=1; cs=2; noncs=100; seed=1; out=""; libb=""
-driver=pl_mutexbench; iters=100000; rate=""
+driver=pl_mutexbench; iters=100000; rate=""; work=64
 locks=""  # default: the basic locks of the registry (clof-lockname names)
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -49,6 +55,7 @@ while [ $# -gt 0 ]; do
     --locks) locks="$2"; shift 2 ;;
     --driver) driver="$2"; shift 2 ;;
     --iters) iters="$2"; shift 2 ;;
+    --work) work="$2"; shift 2 ;;
     --spin-per-ns) rate="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
@@ -57,8 +64,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$driver" in
-  pl_mutexbench|pl_lockloop) ;;
-  *) echo "oversub.sh: --driver $driver: expected pl_mutexbench or pl_lockloop" >&2; exit 2 ;;
+  pl_mutexbench|pl_lockloop|pl_hotloop) ;;
+  *) echo "oversub.sh: --driver $driver: expected pl_mutexbench, pl_lockloop or pl_hotloop" >&2; exit 2 ;;
 esac
 drv="$bin/$driver"
 [ -x "$drv" ] || { echo "oversub.sh: $drv not found (build first)" >&2; exit 2; }
@@ -87,15 +94,17 @@ stamp="$(date +%Y%m%d-%H%M%S)"
 [ -n "$out" ] || { res="${CLOF_RESULTS:-$(dirname "$bin")/results}"; mkdir -p "$res"; out="$res/preload-oversub-$stamp.jsonl"; }
 all="glibc $locks"
 machine="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo) / $(getconf _NPROCESSORS_ONLN) cpus / $(uname -sr) / glibc $(ldd --version 2>&1 | awk 'NR == 1 { print $NF }') / clof $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$root" diff --quiet HEAD -- 2>/dev/null || echo '+changes')"
-python3 - "$cmdline" "$machine" "$threads" "$repeats" "$duration" "$cs" "$noncs" "$seed" "$lib" "$libb" "$driver" "$iters" "$rate" >"$out" <<'EOF'
+python3 - "$cmdline" "$machine" "$threads" "$repeats" "$duration" "$cs" "$noncs" "$seed" "$lib" "$libb" "$driver" "$iters" "$rate" "$work" >"$out" <<'EOF'
 import json, sys, time
-c, m, t, r, d, cs, n, s, lib, libb, drv, it, rate = sys.argv[1:]
+c, m, t, r, d, cs, n, s, lib, libb, drv, it, rate, work = sys.argv[1:]
 print(json.dumps({"type": "meta", "driver": "bench/preload/oversub.sh", "cmdline": c,
                   "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "machine": m,
                   "threads": [int(x) for x in t.split()], "repeats": int(r),
                   "duration_s": float(d), "cs_lines": int(cs), "non_cs_ns": int(n), "seed": int(s),
                   "units": {drv: "lock+unlock/s"}, "reference": "glibc",
                   **({"iters_per_thread": int(it)} if drv == "pl_lockloop" else {}),
+                  **({"work_steps": int(work), "cs": "two increments",
+                      "straight_back": "3 of 4"} if drv == "pl_hotloop" else {}),
                   **({"spin_per_ns": float(rate)} if rate else {}),
                   "lib": lib, **({"lib_b": libb} if libb else {})}))
 EOF
@@ -115,11 +124,13 @@ for r in $(seq 1 "$repeats"); do
       esac
       load="$(cut -d' ' -f1 /proc/loadavg)"  # other work on the machine, for the record
       if [ "$driver" = pl_lockloop ]; then
-        args=(--iters "$iters")
+        args=(--iters "$iters" --cs-lines "$cs")
+      elif [ "$driver" = pl_hotloop ]; then
+        args=(--duration "$duration" --work "$work")
       else
-        args=(--duration "$duration" --non-cs "$noncs" --spin-per-ns "$rate")
+        args=(--duration "$duration" --non-cs "$noncs" --spin-per-ns "$rate" --cs-lines "$cs")
       fi
-      res="$(timeout 120 "${pre[@]}" "$drv" --threads "$t" "${args[@]}" --cs-lines "$cs" \
+      res="$(timeout 120 "${pre[@]}" "$drv" --threads "$t" "${args[@]}" \
                --label "repeat=$r" 2>&1)" && rc=0 || rc=$?
       python3 - "$l" "$t" "$r" "$rc" "$res" "$load" "$driver" "${canon[$l]:-glibc}" >>"$out" <<'EOF'
 import json, sys

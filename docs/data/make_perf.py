@@ -355,6 +355,14 @@ def page():
         w(f"has the counts); {crw} did. Runs of a dozen rounds catch more or")
         w("fewer of those and put one cell or another below 0.8.")
         w("")
+    # the third harness: its figures live in cr.md (measured, not generated here)
+    w("A third harness, `pl_hotloop` (three of four iterations straight back to")
+    w("the lock, the fourth after some private work), shows the shape `cr:` does")
+    w("not serve: with a few hundred ns of private work every fourth iteration")
+    w("every `cr:` lock falls below 0.8x glibc at T = 8 and 16, where the")
+    w("test-and-set locks and glibc's adaptive mutex keep glibc's rate. Its")
+    w("figures and what to run there: [cr.md](cr.md#the-hottest-shape-pl_hotloop).")
+    w("")
 
     # 2. real programs, pooled
     files = pooled_files(RUNS["apps_pooled"])

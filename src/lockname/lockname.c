@@ -34,6 +34,7 @@ const size_t clof_nlockfamilies = sizeof clof_lockfamilies / sizeof clof_lockfam
 const clof_lockname_t clof_locknames[] = {
     CLOF_LOCK_REGISTRY(BASIC_NAME_, ~)
     {"pthread", "peer", "glibc none", "glibc's pthread mutex (no replacement)", NULL},
+    {"glibc-adaptive", "peer", "pthread-adaptive adaptive", "glibc's adaptive mutex (PTHREAD_MUTEX_ADAPTIVE_NP: spins a while, then sleeps), for every default mutex", NULL},
     {"clh-lean", "peer", "", "clof's CLH as the embedding variant CLOF_CLH_LEAN, its first node outside the lock (checked as clh.first-outside)", NULL},
     {"ck-mcs", "peer", "", "Concurrency Kit's MCS lock", NULL},
     {"ck-clh", "peer", "", "Concurrency Kit's CLH lock", NULL},

@@ -53,6 +53,7 @@ static const pl_lockdef_t *pl_find(const char *v)
 void pl_config_parse(const char *v, const char *st, pl_config_t *out)
 {
     out->lock = NULL;
+    out->glibc_adaptive = false;
     out->stats = false;
     out->stats_msg[0] = 0;
     out->lock_msg[0] = 0;
@@ -68,6 +69,10 @@ void pl_config_parse(const char *v, const char *st, pl_config_t *out)
     char canon[CLOF_LOCKNAME_MAX];
     if (clof_lockname_canon(v, canon, sizeof canon) && strcmp(canon, "pthread") == 0)
         return; /* glibc, pthread, none: no replacement */
+    if (clof_lockname_canon(v, canon, sizeof canon) && strcmp(canon, "glibc-adaptive") == 0) {
+        out->glibc_adaptive = true; /* glibc's adaptive mutex: no replacement either */
+        return;
+    }
     const pl_lockdef_t *d = pl_find(v);
     if (d == NULL) {
         /* the key phrase first: what the program runs on */

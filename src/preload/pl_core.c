@@ -31,6 +31,7 @@ PL_TLS uint64_t pl_levels[PL_MAX_LEVELS];
 
 clof_atomic32_t pl_state;
 bool pl_glibc_mode;
+bool pl_glibc_adaptive;
 bool pl_stats_on;
 const pl_lockdef_t *pl_lock;
 clof_atomic32_t pl_fork_gen;
@@ -869,6 +870,7 @@ static void pl_configure(void)
         pl_say("%s", cf.lock_msg);
     if (cf.lock == NULL) {
         pl_glibc_mode = true;
+        pl_glibc_adaptive = cf.glibc_adaptive;
         return;
     }
     const pl_lockdef_t *d = cf.lock;
@@ -1056,7 +1058,8 @@ void pl_start(void)
         pl_configure();
         pl_key_ok = pthread_key_create(&pl_key, pl_thread_exit) == 0;
         pthread_atfork(pl_fork_prepare, pl_fork_parent, pl_fork_child);
-        const pl_ops_t *ops = pl_glibc_mode ? &pl_ops_glibc
+        const pl_ops_t *ops = pl_glibc_mode ? (pl_glibc_adaptive ? &pl_ops_glibc_adaptive
+                                                                 : &pl_ops_glibc)
                               : pl_stats_on ? pl_lock->ops_st : pl_lock->ops;
         pl_prof_init(); /* CLOF_PROFILE: the profiling ops over these */
         if (pl_prof_on)
@@ -1102,7 +1105,11 @@ static void pl_print_stats(void)
     uint64_t crblocks = pl_cr_top - 1;
     pl_glock_release();
     if (pl_glibc_mode) {
-        pl_say("clof-preload[%d]: lock=glibc (nothing replaced)", (int)getpid());
+        if (pl_glibc_adaptive)
+            pl_say("clof-preload[%d]: lock=glibc-adaptive (glibc's mutexes, every default one "
+                   "adaptive; not counted)", (int)getpid());
+        else
+            pl_say("clof-preload[%d]: lock=glibc (nothing replaced)", (int)getpid());
         return;
     }
     double pct = t.acquisitions ? 100.0 * (double)t.contended / (double)t.acquisitions : 0.0;
@@ -1187,7 +1194,7 @@ PL_EXPORT int clof_preload_info(clof_preload_info_t *out, size_t size)
     pl_ensure_started();
     clof_preload_info_t i;
     memset(&i, 0, sizeof i);
-    i.lock = pl_glibc_mode ? "glibc" : pl_lock->name;
+    i.lock = pl_glibc_mode ? (pl_glibc_adaptive ? "glibc-adaptive" : "glibc") : pl_lock->name;
     i.stats = pl_stats_on;
     if (!pl_glibc_mode) {
         i.inplace = pl_lock->inplace;

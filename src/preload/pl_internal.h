@@ -421,6 +421,8 @@ PL_HIDDEN bool pl_is_withdrawn(const char *name); /* pl_config.c */
 typedef struct pl_lockdef pl_lockdef_t;
 typedef struct pl_config {
     const pl_lockdef_t *lock; /* the lock to run, NULL: glibc's (a message says why) */
+    bool glibc_adaptive;      /* lock NULL by request of glibc-adaptive: glibc's
+                                 adaptive mutex behind every default mutex */
     const char *value;        /* CLOF_LOCK's value as given */
     bool stats;               /* CLOF_STATS on */
     char stats_msg[256];      /* a line for stderr, or "" */
@@ -540,6 +542,10 @@ struct pl_lockdef {
 extern const pl_lockdef_t pl_lockdefs[] PL_HIDDEN;
 extern const size_t pl_nlockdefs PL_HIDDEN;
 extern const pl_ops_t pl_ops_glibc PL_HIDDEN;
+/* CLOF_LOCK=glibc-adaptive: glibc's functions, each default mutex made
+ * PTHREAD_MUTEX_ADAPTIVE_NP first (pl_mutex.c) */
+extern const pl_ops_t pl_ops_glibc_adaptive PL_HIDDEN;
+void pl_glibc_adapt(pthread_mutex_t *m) PL_HIDDEN;
 
 /* The dispatch table the exported functions jump through.  It starts with
  * the start-up ops (which configure the library at the first call) and is
@@ -570,6 +576,7 @@ extern pl_real_t pl_real PL_HIDDEN;
 enum { PL_STATE_NEW = 0, PL_STATE_STARTING = 1, PL_STATE_READY = 2 };
 extern clof_atomic32_t pl_state PL_HIDDEN;
 extern bool pl_glibc_mode PL_HIDDEN;  /* running on glibc's locks */
+extern bool pl_glibc_adaptive PL_HIDDEN; /* ... with default mutexes adaptive */
 extern const pl_lockdef_t *pl_lock PL_HIDDEN; /* NULL in glibc mode */
 extern clof_atomic32_t pl_fork_gen PL_HIDDEN; /* bumped in every fork child */
 /* pl_rwlock.c: the rwlocks in a fork child (old: the forking thread's id in

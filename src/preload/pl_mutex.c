@@ -62,6 +62,47 @@ const pl_ops_t pl_ops_glibc = {
     pl_g_lock, pl_g_trylock, pl_g_unlock, pl_g_timedlock, pl_g_destroy, NULL,
 };
 
+/* ---- CLOF_LOCK=glibc-adaptive: glibc's adaptive mutex behind every default one ---------
+ * glibc's PTHREAD_MUTEX_ADAPTIVE_NP spins a while (bounded, adapting the
+ * bound per mutex in __spins) before it sleeps, where the default mutex
+ * sleeps at once.  A program gets it only by asking for it per mutex; here
+ * every default mutex is made one before glibc's function sees it: its
+ * kind, 0 (PTHREAD_MUTEX_TIMED_NP: normal, private, not robust, no
+ * priority protocol, no elision), becomes PTHREAD_MUTEX_ADAPTIVE_NP.  Any
+ * other kind (recursive, error-checking, robust, shared, PI or PP, already
+ * adaptive) stays as it is.  The two kinds share glibc's lock-word
+ * protocol and differ only in the spin before sleeping (nptl's
+ * pthread_mutex_lock.c: ADAPTIVE_NP takes the normal path after its
+ * spin), so a mutex that changes kind while it is held or waited for is
+ * still one mutex; glibc reads the kind with relaxed atomic loads, and the
+ * change is a compare-exchange from 0, so it happens once. */
+void pl_glibc_adapt(pthread_mutex_t *m)
+{
+    int *k = &m->__data.__kind;
+    int zero = PTHREAD_MUTEX_TIMED_NP;
+    if (__atomic_load_n(k, __ATOMIC_RELAXED) == zero)
+        __atomic_compare_exchange_n(k, &zero, PTHREAD_MUTEX_ADAPTIVE_NP, false,
+                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+static int pl_ga_lock(pthread_mutex_t *m)
+{
+    pl_glibc_adapt(m);
+    return pl_real.mutex_lock(m);
+}
+static int pl_ga_trylock(pthread_mutex_t *m)
+{
+    pl_glibc_adapt(m);
+    return pl_real.mutex_trylock(m);
+}
+static int pl_ga_timedlock(pthread_mutex_t *m, clockid_t clk, const struct timespec *abs, int api)
+{
+    pl_glibc_adapt(m);
+    return pl_g_timedlock(m, clk, abs, api);
+}
+const pl_ops_t pl_ops_glibc_adaptive = {
+    pl_ga_lock, pl_ga_trylock, pl_g_unlock, pl_ga_timedlock, pl_g_destroy, NULL,
+};
+
 /* ---- before start-up ----------------------------------------------------------------
  * The first call of any thread lands here, configures the library and goes
  * on with the selected ops.  The only way to find the library still
@@ -110,8 +151,12 @@ PL_EXPORT int pl_mutex_init(pthread_mutex_t *pm, const pthread_mutexattr_t *a)
     pl_ensure_started();
     if (CLOF_UNLIKELY(pl_prof_track))
         pl_prof_track_new(pm, 0); /* lock tracking (pl_profile.h): a new lock here */
-    if (pl_glibc_mode)
-        return pl_real.mutex_init(pm, a);
+    if (pl_glibc_mode) {
+        int r = pl_real.mutex_init(pm, a);
+        if (r == 0 && pl_glibc_adaptive)
+            pl_glibc_adapt(pm);
+        return r;
+    }
     int type = PTHREAD_MUTEX_NORMAL;
     if (a != NULL) {
         int v;

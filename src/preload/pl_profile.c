@@ -624,6 +624,8 @@ const pl_ops_t *pl_prof_wrap(const pl_ops_t *inner)
         pl_ops_prof_glibc.fork_reset = inner->fork_reset;
         return pl_prof_track ? pl_track_ops(inner) : &pl_ops_prof_glibc;
     }
+    if (inner == &pl_ops_glibc_adaptive)
+        pl_prof_glibc = true; /* glibc's mutexes too, through the forwarders that adapt them */
     return pl_prof_track ? pl_track_ops(inner) : &pl_ops_prof;
 }
 
@@ -1407,7 +1409,7 @@ static void pl_prof_write(const char *what, const char *why, uint64_t now)
     bool hang = strcmp(what, "hang") == 0;
     pl_prof_printf(&o, "%s %llu %s pid=%d lock=%s rwlock=%s hold_sample=%llu start=%llu dropped=%llu",
                    what, (unsigned long long)now, why, (int)getpid(),
-                   pl_glibc_mode || pl_lock == NULL ? "glibc" : pl_lock->name, pl_rw_name_now(),
+                   pl_glibc_mode || pl_lock == NULL ? (pl_glibc_adaptive ? "glibc-adaptive" : "glibc") : pl_lock->name, pl_rw_name_now(),
                    (unsigned long long)pl_prof_hold_period,
                    (unsigned long long)pl_prof_start_ns,
                    (unsigned long long)__atomic_load_n(&pl_prof_dropped, __ATOMIC_RELAXED));

@@ -48,7 +48,7 @@ BASELINES="glibc wpref:glibc"
 # test-and-set, hemlock, NUMA rwlocks, writer preference
 SETTINGS="mcs hmcs clof:tkt-mcs-clh cna cr:mcs asl:mcs tas hemlock rw:hmcs bravo:rw:c-bo-mcs
 wpref:rw:c-bo-mcs"
-MORE_SETTINGS="ticket clh ttas bo ptl hemlock_ctr c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo
+MORE_SETTINGS="ticket clh ttas bo ptl hemlock_ctr twa recip fissile glibc-adaptive c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo
 clof:clh-hem clof:mcs-mcs-tkt cr:hmcs cr:cna cr:clof:tkt-mcs-clh asl:clof:tkt-mcs-clh rw-central
 rw:mcs rw:tas bravo:rw:hmcs bravo:rw-central wpref:rw:hmcs wpref:bravo:rw:c-bo-mcs"
 
@@ -71,7 +71,7 @@ HEAVY_SETTINGS=${GLIBC_HEAVY_SETTINGS:-all}
 suite_probe() {
   case $setting in
     rw-central|rw:*|bravo:*|wpref:*) probe=tst-rwlock1 want="rwlock=${setting#wpref:} " ;;
-    *) probe=tst-mutex1 want="lock=${setting//clof:/} locks_replaced=[0-9]* acquisitions=[1-9]" ;;
+    *) probe=tst-mutex1 want=$(mutex_want "$setting") ;;
   esac
 }
 

@@ -58,7 +58,7 @@ setting_tests() {
 suite_probe() {
   case $setting in
     rw-central|rw:*|bravo:*|wpref:*) probe=pthread_rwlock_rdlock__1-1 want="rwlock=${setting#wpref:} rdlocks=[1-9]" ;;
-    *) probe=pthread_mutex_lock__1-1 want="lock=${setting//clof:/} locks_replaced=[0-9]* acquisitions=[1-9]" ;;
+    *) probe=pthread_mutex_lock__1-1 want=$(mutex_want "$setting") ;;
   esac
 }
 # The heavy test: pthread_cond_broadcast/1-2 creates up to 1,000 threads (then
@@ -78,7 +78,7 @@ SETTINGS="mcs hmcs clof:tkt-mcs-clh cna cr:mcs asl:mcs rw-central rw:hmcs bravo:
 wpref:rw:c-bo-mcs wpref:bravo:rw:c-bo-mcs"
 # the rest of `posix_suite.sh all` (docs/posix-suite.md): the other basic
 # locks, cohort locks, compositions, layers and rwlocks
-MORE_SETTINGS="rw:c-bo-mcs bravo:rw-central rw:mcs rw:mcs-mcs-tkt bravo:rw:hmcs wpref:rw-central tas ticket clh hemlock ttas bo ptl hemlock_ctr c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo
+MORE_SETTINGS="rw:c-bo-mcs bravo:rw-central rw:mcs rw:mcs-mcs-tkt bravo:rw:hmcs wpref:rw-central tas ticket clh hemlock ttas bo ptl hemlock_ctr twa recip fissile glibc-adaptive c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo
 clof:clh-hem clof:mcs-mcs-tkt cr:hmcs cr:clof:tkt-mcs-clh asl:clof:tkt-mcs-clh rw:tas bravo:rw:tas
 bravo:rw:mcs wpref:rw:mcs wpref:rw:hmcs wpref:rw:tas wpref:bravo:rw-central
 wpref:bravo:rw:hmcs"

@@ -75,6 +75,7 @@ static const struct {
     {"early", t_early, 0},
     {"stats_child", t_stats_child, 1},
     {"glibc_child", t_glibc_child, 1},
+    {"glibc_adaptive", t_glibc_adaptive, 0},
     {"default_child", t_default_child, 1},
     {"comp_child", t_comp_child, 1},
     {"asl_child", t_asl_child, 1},

@@ -243,6 +243,7 @@ void t_symbols(void);
 void t_early(void);
 void t_stats_child(void);
 void t_glibc_child(void);
+void t_glibc_adaptive(void);
 void t_default_child(void);
 void t_comp_child(void);
 void t_asl_child(void);

@@ -128,6 +128,16 @@ void t_stats(void)
     EQ(strlen(err), 0);
 }
 
+/* two waiters on a condition variable, woken by a broadcast */
+static void cv_two_waiters(cv_t *v)
+{
+    pthread_t t[2];
+    cv_start(v, t, 2);
+    pthread_cond_broadcast(&v->c);
+    join(t[0]);
+    join(t[1]);
+}
+
 /* the child of t_config: runs on glibc, silently from here on */
 void t_glibc_child(void)
 {
@@ -139,12 +149,59 @@ void t_glibc_child(void)
     EQ(pthread_mutex_unlock(&m), 0);
     mutual_exclusion(&m, 4, 5000);
     cv_t v = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
-    pthread_t t[2];
-    cv_start(&v, t, 2);
-    pthread_cond_broadcast(&v.c);
-    join(t[0]);
-    join(t[1]);
+    cv_two_waiters(&v);
     exit(0);
+}
+
+/* CLOF_LOCK=glibc-adaptive: glibc's own mutexes, every default one made
+ * PTHREAD_MUTEX_ADAPTIVE_NP before glibc sees it (a static one at its first
+ * lock, an initialised one at its init), every other kind left as it is */
+void t_glibc_adaptive(void)
+{
+    expect_lock("glibc-adaptive");
+    pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+    EQ(m.__data.__kind, PTHREAD_MUTEX_TIMED_NP);
+    EQ(pthread_mutex_lock(&m), 0);
+    EQ(m.__data.__kind, PTHREAD_MUTEX_ADAPTIVE_NP);
+    CHECK(!held_fn(&m), "glibc-adaptive, yet held through clof");
+    EQ(m.__data.__lock, 1); /* glibc's lock word */
+    EQ(pthread_mutex_trylock(&m), EBUSY);
+    EQ(pthread_mutex_unlock(&m), 0);
+    mutual_exclusion(&m, 4, 5000);
+    pthread_mutex_t d;
+    EQ(pthread_mutex_init(&d, NULL), 0);
+    EQ(d.__data.__kind, PTHREAD_MUTEX_ADAPTIVE_NP);
+    EQ(pthread_mutex_destroy(&d), 0);
+    /* the other kinds keep their semantics */
+    pthread_mutexattr_t a;
+    EQ(pthread_mutexattr_init(&a), 0);
+    EQ(pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK), 0);
+    pthread_mutex_t e;
+    EQ(pthread_mutex_init(&e, &a), 0);
+    EQ(pthread_mutex_lock(&e), 0);
+    EQ(pthread_mutex_lock(&e), EDEADLK);
+    EQ(e.__data.__kind, PTHREAD_MUTEX_ERRORCHECK_NP);
+    EQ(pthread_mutex_unlock(&e), 0);
+    EQ(pthread_mutex_unlock(&e), EPERM);
+    EQ(pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE), 0);
+    pthread_mutex_t r;
+    EQ(pthread_mutex_init(&r, &a), 0);
+    EQ(pthread_mutex_lock(&r), 0);
+    EQ(pthread_mutex_lock(&r), 0);
+    EQ(r.__data.__kind, PTHREAD_MUTEX_RECURSIVE_NP);
+    EQ(pthread_mutex_unlock(&r), 0);
+    EQ(pthread_mutex_unlock(&r), 0);
+    pthread_mutex_t r2 = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+    EQ(pthread_mutex_lock(&r2), 0);
+    EQ(pthread_mutex_lock(&r2), 0);
+    EQ(r2.__data.__kind, PTHREAD_MUTEX_RECURSIVE_NP);
+    EQ(pthread_mutex_unlock(&r2), 0);
+    EQ(pthread_mutex_unlock(&r2), 0);
+    EQ(pthread_mutexattr_destroy(&a), 0);
+    /* a condition variable over an adaptive mutex */
+    cv_t v = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
+    cv_two_waiters(&v);
+    EQ(v.m.__data.__kind, PTHREAD_MUTEX_ADAPTIVE_NP);
 }
 
 void t_config(void)

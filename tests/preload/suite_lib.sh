@@ -28,12 +28,22 @@ setting_env() {
       [[ $m == *CLOF_EMULATE=* ]] && r=${r/CLOF_EMULATE=$EMU/}
       echo "${m/CLOF_RWLOCK=glibc/} $r" | tr -s ' ' ;;
     wpref:*) setting_env "${1#wpref:}" ;;
-    mcs|ticket|clh|tas|ttas|bo|ptl|hemlock|hemlock_ctr) echo "CLOF_LOCK=$1 CLOF_RWLOCK=glibc" ;;
+    mcs|ticket|clh|tas|ttas|bo|ptl|hemlock|hemlock_ctr|twa|recip|fissile|glibc-adaptive)
+      echo "CLOF_LOCK=$1 CLOF_RWLOCK=glibc" ;;
     hmcs|cna|c-*|a-c-*|clof:*) echo "CLOF_LOCK=$1 CLOF_EMULATE=$EMU CLOF_RWLOCK=glibc" ;;
     cr:*) echo "CLOF_LOCK=$1 CLOF_EMULATE=$EMU CLOF_CR_ACTIVE=1 CLOF_RWLOCK=glibc" ;;
     asl:*) echo "CLOF_LOCK=$1 CLOF_EMULATE=$topo_asl CLOF_RWLOCK=glibc" ;;
     rw-central|rw:*|bravo:*) echo "CLOF_RWLOCK=$1 CLOF_EMULATE=$EMU" ;;
     *) echo "$SUITE: unknown setting '$1'" >&2; return 1 ;;
+  esac
+}
+# The CLOF_STATS=1 line (its pattern) that shows a mutex setting runs:
+# its lock and its counts (glibc-adaptive runs glibc's own functions, so
+# nothing is counted)
+mutex_want() {
+  case $1 in
+    glibc-adaptive) echo "lock=glibc-adaptive " ;;
+    *) echo "lock=${1//clof:/} locks_replaced=[0-9]* acquisitions=[1-9]" ;;
   esac
 }
 # The tests of a suite's list (stdin) that SETTING runs: all of them when

@@ -48,7 +48,7 @@ BASELINES="glibc wpref:glibc"
 # the glibc suite's settings (writer preference: node's OpenSSL rwlocks)
 SETTINGS="mcs hmcs clof:tkt-mcs-clh cna cr:mcs asl:mcs tas hemlock rw:hmcs bravo:rw:c-bo-mcs
 wpref:rw:c-bo-mcs"
-MORE_SETTINGS="ticket clh ttas bo ptl hemlock_ctr c-bo-mcs c-tkt-tkt clof:mcs-mcs-tkt cr:hmcs
+MORE_SETTINGS="ticket clh ttas bo ptl hemlock_ctr twa recip fissile glibc-adaptive c-bo-mcs c-tkt-tkt clof:mcs-mcs-tkt cr:hmcs
 asl:clof:tkt-mcs-clh rw:mcs bravo:rw:hmcs"
 
 # every program under every setting
@@ -64,7 +64,7 @@ suite_probe() {
       if grep -qx node "$out/list"; then probe=probe-node
       else probe=$(head -1 "$out/list") want="rwlock=${setting#wpref:} "; fi ;;
     *)
-      want="lock=${setting//clof:/} locks_replaced=[0-9]* acquisitions=[1-9]"
+      want=$(mutex_want "$setting")
       for t in perl node java stress-ng; do
         if grep -qx "$t" "$out/list"; then probe=probe-$t; break; fi
       done ;;

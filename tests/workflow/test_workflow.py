@@ -406,7 +406,7 @@ class Simulate(unittest.TestCase):
                      "--locks", "tkt,mcs", "--threads", "1,8", "--runs", "1", "--no-heatmap",
                      timeout=170)
             self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertIn("pthread cannot be simulated", r.stderr)
+            self.assertIn("pthread, glibc-adaptive cannot be simulated", r.stderr)
             self.assertTrue(r.stdout.startswith("verdict: no artifact -- simulated machine"),
                             r.stdout[:300])
             with open(os.path.join(out, "results.jsonl")) as f:

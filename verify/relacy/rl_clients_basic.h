@@ -4,10 +4,10 @@
  * verify/clients_basic.c is compiled as C++ against the `relacy` backend:
  * the same clients, unchanged.
  *
- * The releases of MCS, ticket and TWA and the Reciprocating lock's acquire
+ * The releases of MCS, ticket, TWA and Fissile and the Reciprocating lock's acquire
  * are wrapped (rlx_scope_enter/exit) so that the named bugs
- * mcs-handoff-release, ticket-release-rlx, twa-notify-relaxed and
- * recip-arrive-relaxed can weaken the
+ * mcs-handoff-release, ticket-release-rlx, twa-notify-relaxed,
+ * recip-arrive-relaxed and fissile-release-relaxed can weaken the
  * accesses made inside them only (clof-verify finds the same accesses by
  * their call sites); with no mutation active the wrapper changes nothing.
  */
@@ -26,5 +26,7 @@
     (rlx_scope_enter(), clof_twa_release(l, c), rlx_scope_exit())
 #define clof_recip_acquire(l, c)                                               \
     (rlx_scope_enter(), clof_recip_acquire(l, c), rlx_scope_exit())
+#define clof_fissile_release(l, c)                                             \
+    (rlx_scope_enter(), clof_fissile_release(l, c), rlx_scope_exit())
 
 #endif

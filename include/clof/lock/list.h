@@ -24,6 +24,7 @@
 #include <clof/lock/hemlock_ctr.h>
 #include <clof/lock/twa.h>
 #include <clof/lock/recip.h>
+#include <clof/lock/fissile.h>
 
 /* ---- the registry of basic locks -------------------------------------------
  * One row per lock, and the lock's header included above: everything else
@@ -76,7 +77,10 @@
       "Dice and Kogan, Euro-Par 2019")                                        \
     R(X, recip, RECIP, WORD, "rcp", "rcp",                                     \
       "Reciprocating lock: constant-time arrival and release, bounded bypass", \
-      "Dice and Kogan, PPoPP 2025")
+      "Dice and Kogan, PPoPP 2025")                                           \
+    R(X, fissile, FISSILE, BLOCK, "fis", "",                                   \
+      "Fissile lock: test-and-set fast path over an MCS slow path, bounded bypass", \
+      "Dice and Kogan, arXiv 2003.05025 (2020)")
 
 /** X(name, NAME) for every basic lock of the registry: X(tas, TAS) ...
  *  X(recip, RECIP), so that code for "every basic lock" spells
