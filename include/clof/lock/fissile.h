@@ -23,15 +23,15 @@
  * it marked the word, whether or not it is running, and the queue behind
  * it is FIFO: every thread enters.
  * Paper: Dave Dice and Alex Kogan (Oracle Labs), "Fissile Locks", arXiv
- * 2003.05025 (2020): a test-and-set fast path over a queue-lock slow path
- * whose head alone competes for the fast word, and bypass bounded by a
+ * 2003.05025 (2020): a test-and-set fast path, a queue-lock slow path,
+ * fast-path threads bypassing the queued ones, and bypass bounded by a
  * tunable parameter, as the paper's abstract gives them (its full text was
- * not at hand).  Patent: none named in what we read.  Ours: the paper's
- * slow path is CNA; here it is MCS, so that the lock is a basic lock that
- * needs no topology (NUMA awareness comes from composing it, `fis-mcs`
- * ...).  The bound counted in bypasses in the word (exact whatever the
- * scheduling, and checkable by a model checker) rather than in time is
- * ours.
+ * not at hand).  Patent: none named in what we read.  Ours: that the slow
+ * path's head alone polls the word; the slow path itself, MCS where the
+ * paper's is CNA, so that the lock is a basic lock that needs no topology
+ * (NUMA awareness comes from composing it, `fis-mcs` ...); and the bound
+ * counted in bypasses in the word (exact whatever the scheduling, and
+ * checkable by a model checker) rather than in time.
  * Properties: not FIFO: bounded bypass (above; the client fissile.bypass
  * of clof verify checks it with a bound of 1); context-free (the MCS
  * node lives on the alpha's stack from its arrival until it has the inner
