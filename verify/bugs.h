@@ -49,6 +49,16 @@ static const vc_bug_t vc_bugs[] = {
      "the next owner's acquire does not synchronize with it and its "
      "critical section races with the one before",
      VC_FSUB, VC_REL, VC_RLX, NULL, "clof_fissile_release", 0},
+    {"mutexee-release-relaxed", "mutexee",
+     "MUTEXEE whose release clears the word with a relaxed store: the next "
+     "owner's compare-exchange does not synchronize with it and its "
+     "critical section races with the one before",
+     VC_STORE, VC_REL, VC_RLX, NULL, "clof_mutexee_release", 0},
+    {"array-handover-relaxed", "array",
+     "array lock whose release stores the next flag and head relaxed: the "
+     "next ticket enters without synchronizing with the release, and its "
+     "critical section races with the one before",
+     VC_STORE, VC_REL, VC_RLX, NULL, "clof_array_release", 0},
     {"recip-arrive-relaxed", "recip",
      "Reciprocating lock whose arrival exchange on `arrivals` is relaxed: an "
      "arrival that finds the lock free (NULL) does not synchronize with the "

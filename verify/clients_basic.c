@@ -119,6 +119,31 @@ static void fissile_bp_final(void *arg)
               "the word is not free and unmarked at the end");
 }
 
+/* array.overflow, the array lock over 2 slots (its own CLOF_ARRAY_SLOTS
+ * is 16, more threads than a client can have): 3 threads, T0 acquiring
+ * twice, so 4 tickets go around the 2 flags twice and a ticket may find 2
+ * before it (it waits on head, then on its flag).  The mutual exclusion of
+ * the critical section and every acquisition are checked; at the end the
+ * lock is free with tail == head == 4. */
+static void array_ov_thread(void *arg, int t)
+{
+    (void)arg;
+    for (int i = 0; i < (t == 0 ? 2 : 1); i++) {
+        clof_array_acquire_n_(&array_lock, 2);
+        vc_client_cs();
+        clof_array_release_n_(&array_lock, 2);
+    }
+}
+static void array_ov_final(void *arg)
+{
+    (void)arg;
+    vc_client_final_common();
+    vc_assert(vc_acquired == 4, "an acquisition went missing");
+    vc_assert(clof_atomic32_read_rlx(&array_lock.tail) == 4 &&
+                  clof_atomic32_read_rlx(&array_lock.head) == 4,
+              "the lock is not free with four tickets served at the end");
+}
+
 #define X(L, U)                                                                \
     {#L, "basic", "basic lock " #L ": 3 threads, T0 twice, T2 tries first",   \
      3, L##_setup, L##_thread, L##_final, NULL, "", 2},
@@ -132,6 +157,10 @@ const vc_client_t vc_clients_basic[] = {
      "Fissile lock's bounded bypass (bound 1): 2 threads, T0 thrice; at most "
      "two of T0's sections see the alpha's mark before it enters",
      2, fissile_bp_setup, fissile_bp_thread, fissile_bp_final, NULL, "", 2},
+    {"array.overflow", "basic",
+     "array lock over 2 slots: 3 threads, T0 twice; 4 tickets around the "
+     "flags twice, a ticket beyond the array waits on head",
+     3, array_setup, array_ov_thread, array_ov_final, NULL, "", 2},
     {NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0}};
 #undef X
 

@@ -750,7 +750,8 @@ typedef struct {
     long hits;
 } group_t;
 
-/* file:line of the first inline frame of addr outside the shim. */
+/* file:line of the first inline frame of addr outside the shim (atomic.h,
+ * await.h, wait.h and the checking backend). */
 static void site_where(const void *addr, char *out, size_t n)
 {
     snprintf(out, n, "%p", addr);
@@ -776,6 +777,7 @@ static void site_where(const void *addr, char *out, size_t n)
         size_t bl = strcspn(base, ":");
         if ((bl == 8 && !strncmp(base, "atomic.h", 8)) ||
             (bl == 6 && !strncmp(base, "wait.h", 6)) ||
+            (bl == 7 && !strncmp(base, "await.h", 7)) ||
             (bl == 15 && !strncmp(base, "backend_check.h", 15)) ||
             !strncmp(base, "??", 2))
             continue;

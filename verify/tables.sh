@@ -34,7 +34,8 @@ mkdir -p "$out"
 "$v" --lock all --markdown > "$out/quick.md" 2>/dev/null || true
 for b in hmcs-status-acquire mcs-handoff-release ticket-release-rlx \
          acohort-fast-take-acquire mcs-link-relaxed twa-notify-relaxed \
-         recip-arrive-relaxed recip-detach-relaxed fissile-release-relaxed; do
+         recip-arrive-relaxed recip-detach-relaxed fissile-release-relaxed \
+         mutexee-release-relaxed array-handover-relaxed; do
   "$v" --bug "$b" 2>/dev/null | grep '^bug '
 done > "$out/bugs.txt" || true
 "$v" --mutate --lock basic --lock hmcs3 --model c11 --markdown > "$out/mutation.md" || true

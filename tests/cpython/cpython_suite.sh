@@ -51,7 +51,7 @@ BASELINES="glibc wpref:glibc"
 # CI's settings: a FIFO lock, a cr: lock, an emulated NUMA lock with a NUMA
 # rwlock; `all` adds the settings of glibc's own tests (tests/glibc)
 SETTINGS="mcs cr:mcs hmcs+rw:hmcs"
-MORE_SETTINGS="hmcs clof:tkt-mcs-clh cna asl:mcs tas hemlock fissile glibc-adaptive rw:hmcs bravo:rw:c-bo-mcs
+MORE_SETTINGS="hmcs clof:tkt-mcs-clh cna asl:mcs tas hemlock fissile mutexee array glibc-adaptive rw:hmcs bravo:rw:c-bo-mcs
 wpref:rw:c-bo-mcs"
 
 # every setting runs every module (the GIL is a mutex and a condvar, the

@@ -48,7 +48,7 @@ BASELINES="glibc wpref:glibc"
 # test-and-set, hemlock, NUMA rwlocks, writer preference
 SETTINGS="mcs hmcs clof:tkt-mcs-clh cna cr:mcs asl:mcs tas hemlock rw:hmcs bravo:rw:c-bo-mcs
 wpref:rw:c-bo-mcs"
-MORE_SETTINGS="ticket clh ttas bo ptl hemlock_ctr twa recip fissile glibc-adaptive c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo
+MORE_SETTINGS="ticket clh ttas bo ptl hemlock_ctr twa recip fissile mutexee array glibc-adaptive c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo
 clof:clh-hem clof:mcs-mcs-tkt cr:hmcs cr:cna cr:clof:tkt-mcs-clh asl:clof:tkt-mcs-clh rw-central
 rw:mcs rw:tas bravo:rw:hmcs bravo:rw-central wpref:rw:hmcs wpref:bravo:rw:c-bo-mcs"
 

@@ -78,7 +78,7 @@ SETTINGS="mcs hmcs clof:tkt-mcs-clh cna cr:mcs asl:mcs rw-central rw:hmcs bravo:
 wpref:rw:c-bo-mcs wpref:bravo:rw:c-bo-mcs"
 # the rest of `posix_suite.sh all` (docs/posix-suite.md): the other basic
 # locks, cohort locks, compositions, layers and rwlocks
-MORE_SETTINGS="rw:c-bo-mcs bravo:rw-central rw:mcs rw:mcs-mcs-tkt bravo:rw:hmcs wpref:rw-central tas ticket clh hemlock ttas bo ptl hemlock_ctr twa recip fissile glibc-adaptive c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo
+MORE_SETTINGS="rw:c-bo-mcs bravo:rw-central rw:mcs rw:mcs-mcs-tkt bravo:rw:hmcs wpref:rw-central tas ticket clh hemlock ttas bo ptl hemlock_ctr twa recip fissile mutexee array glibc-adaptive c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo
 clof:clh-hem clof:mcs-mcs-tkt cr:hmcs cr:clof:tkt-mcs-clh asl:clof:tkt-mcs-clh rw:tas bravo:rw:tas
 bravo:rw:mcs wpref:rw:mcs wpref:rw:hmcs wpref:rw:tas wpref:bravo:rw-central
 wpref:bravo:rw:hmcs"

@@ -28,7 +28,7 @@ setting_env() {
       [[ $m == *CLOF_EMULATE=* ]] && r=${r/CLOF_EMULATE=$EMU/}
       echo "${m/CLOF_RWLOCK=glibc/} $r" | tr -s ' ' ;;
     wpref:*) setting_env "${1#wpref:}" ;;
-    mcs|ticket|clh|tas|ttas|bo|ptl|hemlock|hemlock_ctr|twa|recip|fissile|glibc-adaptive)
+    mcs|ticket|clh|tas|ttas|bo|ptl|hemlock|hemlock_ctr|twa|recip|fissile|mutexee|array|glibc-adaptive)
       echo "CLOF_LOCK=$1 CLOF_RWLOCK=glibc" ;;
     hmcs|cna|c-*|a-c-*|clof:*) echo "CLOF_LOCK=$1 CLOF_EMULATE=$EMU CLOF_RWLOCK=glibc" ;;
     cr:*) echo "CLOF_LOCK=$1 CLOF_EMULATE=$EMU CLOF_CR_ACTIVE=1 CLOF_RWLOCK=glibc" ;;

@@ -48,7 +48,7 @@ BASELINES="glibc wpref:glibc"
 # the glibc suite's settings (writer preference: node's OpenSSL rwlocks)
 SETTINGS="mcs hmcs clof:tkt-mcs-clh cna cr:mcs asl:mcs tas hemlock rw:hmcs bravo:rw:c-bo-mcs
 wpref:rw:c-bo-mcs"
-MORE_SETTINGS="ticket clh ttas bo ptl hemlock_ctr twa recip fissile glibc-adaptive c-bo-mcs c-tkt-tkt clof:mcs-mcs-tkt cr:hmcs
+MORE_SETTINGS="ticket clh ttas bo ptl hemlock_ctr twa recip fissile mutexee array glibc-adaptive c-bo-mcs c-tkt-tkt clof:mcs-mcs-tkt cr:hmcs
 asl:clof:tkt-mcs-clh rw:mcs bravo:rw:hmcs"
 
 # every program under every setting

@@ -4,10 +4,11 @@
  * verify/clients_basic.c is compiled as C++ against the `relacy` backend:
  * the same clients, unchanged.
  *
- * The releases of MCS, ticket, TWA and Fissile and the Reciprocating lock's acquire
- * are wrapped (rlx_scope_enter/exit) so that the named bugs
- * mcs-handoff-release, ticket-release-rlx, twa-notify-relaxed,
- * recip-arrive-relaxed and fissile-release-relaxed can weaken the
+ * The releases of MCS, ticket, TWA, Fissile, MUTEXEE and the array lock and
+ * the Reciprocating lock's acquire are wrapped (rlx_scope_enter/exit) so
+ * that the named bugs mcs-handoff-release, ticket-release-rlx,
+ * twa-notify-relaxed, recip-arrive-relaxed, fissile-release-relaxed,
+ * mutexee-release-relaxed and array-handover-relaxed can weaken the
  * accesses made inside them only (clof-verify finds the same accesses by
  * their call sites); with no mutation active the wrapper changes nothing.
  */
@@ -28,5 +29,9 @@
     (rlx_scope_enter(), clof_recip_acquire(l, c), rlx_scope_exit())
 #define clof_fissile_release(l, c)                                             \
     (rlx_scope_enter(), clof_fissile_release(l, c), rlx_scope_exit())
+#define clof_mutexee_release(l, c)                                             \
+    (rlx_scope_enter(), clof_mutexee_release(l, c), rlx_scope_exit())
+#define clof_array_release(l, c)                                               \
+    (rlx_scope_enter(), clof_array_release(l, c), rlx_scope_exit())
 
 #endif

@@ -25,6 +25,8 @@
 #include <clof/lock/twa.h>
 #include <clof/lock/recip.h>
 #include <clof/lock/fissile.h>
+#include <clof/lock/mutexee.h>
+#include <clof/lock/array.h>
 
 /* ---- the registry of basic locks -------------------------------------------
  * One row per lock, and the lock's header included above: everything else
@@ -80,7 +82,13 @@
       "Dice and Kogan, PPoPP 2025")                                           \
     R(X, fissile, FISSILE, BLOCK, "fis", "",                                   \
       "Fissile lock: test-and-set fast path over an MCS slow path, bounded bypass", \
-      "Dice and Kogan, arXiv 2003.05025 (2020)")
+      "Dice and Kogan, arXiv 2003.05025 (2020)")                              \
+    R(X, mutexee, MUTEXEE, WORD, "mxe", "",                                    \
+      "MUTEXEE: futex mutex whose release lets a spinner take it before a wake-up", \
+      "Falsafi, Guerraoui, Picorel, Trigonakis, USENIX ATC 2016")             \
+    R(X, array, ARRAY, BLOCK, "arr", "anderson",                               \
+      "array lock (Anderson's): FIFO, each waiter spins on its own flag",      \
+      "Anderson, IEEE TPDS 1990")
 
 /** X(name, NAME) for every basic lock of the registry: X(tas, TAS) ...
  *  X(recip, RECIP), so that code for "every basic lock" spells
