@@ -222,6 +222,11 @@ def page():
     w("The VM: a KVM guest with 2 vCPUs (AMD EPYC) that deliver about one cpu")
     w("of throughput, Debian 12, gcc 12.2, glibc 2.36, one NUMA node.")
     w("")
+    w("Every lock side by side (its properties, paper, uncontended instructions,")
+    w("clof-bench at T = 2 and 16 against glibc, and simulated at 128 threads")
+    w("against MCS): the table in [locks.md](locks.md#every-lock-measured). The")
+    w("newer locks, each with its own series: [frontier.md](frontier.md).")
+    w("")
 
     # 1. oversubscription
     metas, vals = read_runs(RUNS["oversub"])

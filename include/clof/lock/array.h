@@ -107,11 +107,12 @@ static inline void clof_array_init(clof_array_t *l)
 }
 
 /* The flag value that admits ticket t over n slots: the lap's parity,
- * inverted for every slot but the first (so that all-zero admits ticket 0
- * only). */
+ * inverted for every slot but the first, so that all-zero admits ticket 0
+ * only ((t + n - 1) / n is t / n on slot 0 and t / n + 1 on the others;
+ * n divides 2^32, so the parity survives the wrap-around of t). */
 static inline uint32_t clof_array_go_(uint32_t t, uint32_t n)
 {
-    return ((t / n) & 1u) ^ (t % n != 0);
+    return ((t + n - 1) / n) & 1u;
 }
 
 /* Ticket t found head h: wait on head while SLOTS or more tickets are
