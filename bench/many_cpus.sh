@@ -22,7 +22,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build-many"; out=""; duration=0.5; repeats=2
-locks="tas ttas bo ticket ptl mcs clh hemlock hmcs cna c-bo-mcs"
+locks=""  # default: the registry's basic locks (clof-lockname), hmcs cna c-bo-mcs
 do_native=1; do_cr=1; do_rw=1
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -48,8 +48,9 @@ md="$out/many-cpus-$stamp.md"
 # libck-dev cannot be installed
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   ${CLOF_CK_INCLUDE_DIR:+-DCLOF_CK_INCLUDE_DIR="$CLOF_CK_INCLUDE_DIR"} >/dev/null
-cmake --build "$build" -j"$n" --target clof-bench clof-topology clof_preload pl_mutexbench pl_rwbench >/dev/null
+cmake --build "$build" -j"$n" --target clof-bench clof-topology clof-lockname clof_preload pl_mutexbench pl_rwbench >/dev/null
 bin="$build/bin"
+[ -n "$locks" ] || locks="$("$bin/clof-lockname" names --family basic | tr '\n' ' ')hmcs cna c-bo-mcs"
 
 ts="1"; t=2; while [ "$t" -lt "$n" ]; do ts="$ts $t"; t=$((t * 2)); done; ts="$ts $n"
 rts="$n"; t=2; while [ "$t" -lt "$n" ]; do rts="${rts%"$n"}$t $n"; t=$((t * 2)); done

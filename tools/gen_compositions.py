@@ -31,13 +31,23 @@ REGISTRY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "inclu
                         "lock", "list.h")
 
 
-def registry_parts(path=REGISTRY):
-    """{abbr: lock id} from the rows R(X, id, ID, fit, "abbr", ...) of list.h"""
+def registry_rows(path=REGISTRY):
+    """The rows R(X, id, ID, fit, "part", "aliases", "about", "paper") of
+    list.h, in order, as dicts with those keys (docs/data/make_lock_table.py
+    reads them too)."""
     with open(path) as f:
-        rows = re.findall(r'^\s*R\(X, (\w+), \w+, \w+, "(\w+)"', f.read(), re.M)
+        text = f.read().replace("\\\n", " ")
+    rows = re.findall(r'R\(X, (\w+), (\w+), (\w+), "(\w+)", "([^"]*)",\s*"([^"]*)",\s*"([^"]*)"\)',
+                      text)
     if not rows:
         raise SystemExit("%s: no rows R(X, id, ID, fit, \"abbr\", ...) found" % path)
-    return {abbr: lock for lock, abbr in rows}
+    keys = ("id", "ID", "fit", "part", "aliases", "about", "paper")
+    return [dict(zip(keys, r)) for r in rows]
+
+
+def registry_parts(path=REGISTRY):
+    """{abbr: lock id} from the rows R(X, id, ID, fit, "abbr", ...) of list.h"""
+    return {r["part"]: r["id"] for r in registry_rows(path)}
 
 
 def main():

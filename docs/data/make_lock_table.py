@@ -33,6 +33,8 @@ DATA = os.path.join(ROOT, "docs", "data", "lock-table")
 PAGE = os.path.join(ROOT, "docs", "locks.md")
 BEGIN = "<!-- lock-table: written by docs/data/make_lock_table.py from docs/data/lock-table -->"
 END = "<!-- /lock-table -->"
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import gen_compositions  # noqa: E402  (the registry's rows, read once for every tool)
 
 
 def die(msg):
@@ -50,11 +52,7 @@ def read(rel):
 
 def registry():
     """[(id, fit, paper)] of CLOF_LOCK_REGISTRY, in its order."""
-    text = read("include/clof/lock/list.h").replace("\\\n", " ")
-    rows = re.findall(r'R\(X, (\w+), \w+, (WORD|BLOCK), "[^"]*", "[^"]*",\s*"[^"]*",\s*"([^"]*)"\)', text)
-    if not rows:
-        die("include/clof/lock/list.h: no rows of CLOF_LOCK_REGISTRY found")
-    return rows
+    return [(r["id"], r["fit"], r["paper"]) for r in gen_compositions.registry_rows()]
 
 
 def props(header, ID):

@@ -131,7 +131,7 @@ fi
 build=$(cd "$build" 2>/dev/null && pwd) || { echo "soak.sh: no build directory" >&2; exit 2; }
 lib=$build/lib/libclof-preload.so
 bin=$build/bin
-for f in "$lib" "$bin/pl_conform" "$bin/pl_forkexec" "$bin/pl_conform_rwlock"; do
+for f in "$lib" "$bin/pl_conform" "$bin/pl_forkexec" "$bin/pl_conform_rwlock" "$bin/clof-lockname"; do
     [ -e "$f" ] || { echo "soak.sh: $f not found (build first, or pass --build DIR)" >&2; exit 2; }
 done
 asl_topo=$here/asl-3level.topo
@@ -142,7 +142,8 @@ for p in "${progs[@]}"; do
     *) echo "soak.sh: unknown program '$p' (conform forkexec leveldb kyoto memcached hostile rwlock)" >&2; exit 2 ;;
     esac
 done
-basic=(tas ttas bo ticket ptl mcs clh hemlock hemlock_ctr)
+# the basic locks of the registry (include/clof/lock/list.h)
+mapfile -t basic < <("$bin/clof-lockname" names --family basic)
 numa=(hmcs cna c-bo-mcs c-tkt-tkt c-ptl-tkt a-c-bo-bo a-c-bo-clh)
 if [ "$locks_arg" = all ]; then
     locks=("${basic[@]}" "${numa[@]}" 'clof:*' 'asl:*' 'cr:*')

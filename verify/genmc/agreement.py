@@ -33,6 +33,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import gen_compositions  # noqa: E402  (the registry's rows)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.normpath(os.path.join(HERE, "..", ".."))
 
@@ -51,8 +54,8 @@ def row(name, file, table, models, flags=(), expect="ok", park=False,
                      gname=gname or vcname or name))
 
 
-for l in ["tas", "ttas", "bo", "ticket", "ptl", "mcs", "clh", "hemlock",
-          "hemlock_ctr"]:
+# every basic lock of the registry (include/clof/lock/list.h)
+for l in [r["id"] for r in gen_compositions.registry_rows()]:
     row(l, "clients_basic.c", "vc_clients_basic", ["rc11", "imm"])
 row("cna", "clients_numa.c", "vc_clients_numa", ["rc11"])
 row("hmcs3", "clients_hmcs.c", "vc_clients_hmcs", ["rc11"])
