@@ -17,7 +17,7 @@
  * contention the lock passes between running threads without a system
  * call, and the sleepers sleep.
  * Paper: Babak Falsafi, Rachid Guerraoui, Javier Picorel and Vasileios
- * Trigonakis (EPFL), "Unlocking Energy", USENIX ATC 2016, section 5:
+ * Trigonakis (EPFL), "Unlocking Energy", USENIX ATC 2016, its
  * MUTEXEE, the pthread mutex changed in two ways, spinning longer before
  * sleeping and, in unlock, waiting in user space for the lock to be taken
  * before issuing the futex wake-up.  Patent: none named in the paper.
